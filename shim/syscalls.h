@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/mount.h>	/* first: glibc's mount-API names win, ours fill gaps */
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -47,6 +48,17 @@
 #define MOVE_MOUNT_T_SYMLINKS 0x00000010
 #define MOVE_MOUNT_T_AUTOMOUNTS 0x00000020
 #define MOVE_MOUNT_T_EMPTY_PATH 0x00000040
+#endif
+#ifndef MOUNT_ATTR_RDONLY
+#define MOUNT_ATTR_RDONLY 0x00000001
+#define MOUNT_ATTR_NOSUID 0x00000002
+#define MOUNT_ATTR_NODEV 0x00000004
+#define MOUNT_ATTR_NOEXEC 0x00000008
+#define MOUNT_ATTR__ATIME 0x00000070
+#define MOUNT_ATTR_RELATIME 0x00000000
+#define MOUNT_ATTR_NOATIME 0x00000010
+#define MOUNT_ATTR_STRICTATIME 0x00000020
+#define MOUNT_ATTR_NODIRATIME 0x00000080
 #endif
 #ifndef AT_RECURSIVE
 #define AT_RECURSIVE 0x8000
@@ -182,6 +194,85 @@ static inline int sys_close_range(unsigned int first, unsigned int last, unsigne
 	return (int)syscall(__NR_close_range, first, last, flags);
 #else
 	(void)first, (void)last, (void)flags;
+	return SHIM_ENOSYS();
+#endif
+}
+
+/* --- clone3 (5.3; CLONE_PIDFD 5.2, CLONE_INTO_CGROUP 5.7) --- */
+
+#ifndef CLONE_PIDFD
+#define CLONE_PIDFD 0x00001000
+#endif
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x00000080
+#endif
+#ifndef CLONE_INTO_CGROUP
+#define CLONE_INTO_CGROUP 0x200000000ULL
+#endif
+
+struct shim_clone_args {
+	uint64_t flags;
+	uint64_t pidfd;
+	uint64_t child_tid;
+	uint64_t parent_tid;
+	uint64_t exit_signal;
+	uint64_t stack;
+	uint64_t stack_size;
+	uint64_t tls;
+	uint64_t set_tid;
+	uint64_t set_tid_size;
+	uint64_t cgroup;
+};
+
+/* Fork-like when stack is 0: returns 0 in the child, the pid in the parent. */
+static inline pid_t sys_clone3(struct shim_clone_args *args, size_t size)
+{
+#ifdef __NR_clone3
+	return (pid_t)syscall(__NR_clone3, args, size);
+#else
+	(void)args, (void)size;
+	return SHIM_ENOSYS();
+#endif
+}
+
+/* The old clone (x86_64 argument order), fork-like with a NULL stack. */
+static inline pid_t sys_clone_forklike(unsigned long flags)
+{
+	return (pid_t)syscall(__NR_clone, flags, NULL, NULL, NULL, 0);
+}
+
+/* --- waitid(P_PIDFD) (5.4) --- */
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+
+/* --- pivot_root (2.3.41), which glibc does not wrap --- */
+static inline int sys_pivot_root(const char *new_root, const char *put_old)
+{
+	return (int)syscall(__NR_pivot_root, new_root, put_old);
+}
+
+/* --- openat2 (5.6) --- */
+#ifndef RESOLVE_IN_ROOT
+#define RESOLVE_NO_XDEV 0x01
+#define RESOLVE_NO_MAGICLINKS 0x02
+#define RESOLVE_NO_SYMLINKS 0x04
+#define RESOLVE_BENEATH 0x08
+#define RESOLVE_IN_ROOT 0x10
+#endif
+
+struct shim_open_how {
+	uint64_t flags;
+	uint64_t mode;
+	uint64_t resolve;
+};
+
+static inline int sys_openat2(int dfd, const char *path, struct shim_open_how *how, size_t size)
+{
+#ifdef __NR_openat2
+	return (int)syscall(__NR_openat2, dfd, path, how, size);
+#else
+	(void)dfd, (void)path, (void)how, (void)size;
 	return SHIM_ENOSYS();
 #endif
 }

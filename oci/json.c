@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oci/json.h"
+
+yajl_val json_member(yajl_val obj, const char *key)
+{
+	if (!YAJL_IS_OBJECT(obj))
+		return NULL;
+	for (size_t i = 0; i < obj->u.object.len; i++)
+		if (strcmp(obj->u.object.keys[i], key) == 0)
+			return obj->u.object.values[i];
+	return NULL;
+}
+
+int json_fail(struct shim_error *err, const char *path, const char *fmt, ...)
+{
+	char what[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return shim_fail(err, 0, "%s: %s", path, what);
+}
+
+/* "parent.key" or "key" at the top. */
+static void join(char *buf, size_t len, const char *path, const char *key)
+{
+	if (path && *path)
+		snprintf(buf, len, "%s.%s", path, key);
+	else
+		snprintf(buf, len, "%s", key);
+}
+
+int json_get_string(yajl_val obj, const char *key, const char *path,
+		    char **out, struct shim_error *err)
+{
+	yajl_val v = json_member(obj, key);
+	char where[512];
+
+	if (!v)
+		return 1;
+	join(where, sizeof(where), path, key);
+	if (!YAJL_IS_STRING(v))
+		return json_fail(err, where, "must be a string");
+	*out = strdup(v->u.string);
+	if (!*out)
+		return shim_fail(err, ENOMEM, "%s", where);
+	return 0;
+}
+
+int json_get_bool(yajl_val obj, const char *key, const char *path,
+		  bool *out, struct shim_error *err)
+{
+	yajl_val v = json_member(obj, key);
+	char where[512];
+
+	if (!v)
+		return 1;
+	join(where, sizeof(where), path, key);
+	if (!YAJL_IS_TRUE(v) && !YAJL_IS_FALSE(v))
+		return json_fail(err, where, "must be true or false");
+	*out = YAJL_IS_TRUE(v);
+	return 0;
+}
+
+int json_get_u64(yajl_val obj, const char *key, const char *path,
+		 uint64_t max, uint64_t *out, struct shim_error *err)
+{
+	yajl_val v = json_member(obj, key);
+	char where[512], *end;
+	const char *raw;
+	uint64_t n;
+
+	if (!v)
+		return 1;
+	join(where, sizeof(where), path, key);
+	/* The raw text, so values past INT64_MAX (RLIM_INFINITY) survive. */
+	raw = YAJL_IS_NUMBER(v) ? v->u.number.r : NULL;
+	if (!raw || raw[0] == '-' || strpbrk(raw, ".eE"))
+		return json_fail(err, where, "must be a non-negative integer");
+	errno = 0;
+	n = strtoull(raw, &end, 10);
+	if (errno || *end || n > max)
+		return json_fail(err, where, "%s is out of range (at most %" PRIu64 ")", raw, max);
+	*out = n;
+	return 0;
+}
+
+void strv_free(char **v)
+{
+	if (!v)
+		return;
+	for (char **p = v; *p; p++)
+		free(*p);
+	free(v);
+}
+
+size_t strv_len(char *const *v)
+{
+	size_t n = 0;
+
+	while (v && v[n])
+		n++;
+	return n;
+}
+
+int json_get_strv(yajl_val obj, const char *key, const char *path,
+		  char ***out, struct shim_error *err)
+{
+	yajl_val v = json_member(obj, key);
+	char where[512];
+	char **vec;
+	size_t n;
+
+	if (!v)
+		return 1;
+	join(where, sizeof(where), path, key);
+	if (!YAJL_IS_ARRAY(v))
+		return json_fail(err, where, "must be an array of strings");
+	n = v->u.array.len;
+	vec = calloc(n + 1, sizeof(*vec));
+	if (!vec)
+		return shim_fail(err, ENOMEM, "%s", where);
+	for (size_t i = 0; i < n; i++) {
+		yajl_val s = v->u.array.values[i];
+
+		if (!YAJL_IS_STRING(s)) {
+			char elem[540];
+
+			strv_free(vec);
+			snprintf(elem, sizeof(elem), "%s[%zu]", where, i);
+			return json_fail(err, elem, "must be a string");
+		}
+		vec[i] = strdup(s->u.string);
+		if (!vec[i]) {
+			strv_free(vec);
+			return shim_fail(err, ENOMEM, "%s", where);
+		}
+	}
+	*out = vec;
+	return 0;
+}
+
+int json_get_object(yajl_val obj, const char *key, const char *path,
+		    yajl_val *out, struct shim_error *err)
+{
+	yajl_val v = json_member(obj, key);
+	char where[512];
+
+	if (!v)
+		return 1;
+	join(where, sizeof(where), path, key);
+	if (!YAJL_IS_OBJECT(v))
+		return json_fail(err, where, "must be an object");
+	*out = v;
+	return 0;
+}
+
+int json_get_array(yajl_val obj, const char *key, const char *path,
+		   yajl_val *out, struct shim_error *err)
+{
+	yajl_val v = json_member(obj, key);
+	char where[512];
+
+	if (!v)
+		return 1;
+	join(where, sizeof(where), path, key);
+	if (!YAJL_IS_ARRAY(v))
+		return json_fail(err, where, "must be an array");
+	*out = v;
+	return 0;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * oci/json.h: typed reads from a yajl tree that name the JSON path of what
+ * is wrong ("process.args[2]: must be a string"). Each get_* returns 0 and
+ * sets *out, 1 when the key is absent (out untouched), -1 with err filled.
+ */
+#ifndef OCI_JSON_H
+#define OCI_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <yajl/yajl_tree.h>
+
+#include "shim/error.h"
+
+/* The value of key in obj, or NULL when absent (or obj not an object). */
+yajl_val json_member(yajl_val obj, const char *key);
+
+int json_fail(struct shim_error *err, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+int json_get_string(yajl_val obj, const char *key, const char *path,
+		    char **out, struct shim_error *err);
+int json_get_bool(yajl_val obj, const char *key, const char *path,
+		  bool *out, struct shim_error *err);
+int json_get_u64(yajl_val obj, const char *key, const char *path,
+		 uint64_t max, uint64_t *out, struct shim_error *err);
+/* An array of strings, as a NULL-terminated malloc'd vector. */
+int json_get_strv(yajl_val obj, const char *key, const char *path,
+		  char ***out, struct shim_error *err);
+/* An object or array member that must have that type when present. */
+int json_get_object(yajl_val obj, const char *key, const char *path,
+		    yajl_val *out, struct shim_error *err);
+int json_get_array(yajl_val obj, const char *key, const char *path,
+		   yajl_val *out, struct shim_error *err);
+
+void strv_free(char **v);
+size_t strv_len(char *const *v);
+
+#endif

@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * oci/spec.c: config.json -> struct oci_spec. Unknown members are ignored,
+ * as the runtime spec asks; a member of the wrong type or value is an error
+ * that names its JSON path. No syscalls here: the caller reads the file.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "oci/json.h"
+#include "shim/cleanup.h"
+#include "oci/spec.h"
+
+#define ID_MAX 4294967294ULL	/* (uid_t)-1 means "no change" to setuid() */
+
+static const char *const ns_names[OCI_NS_COUNT] = {
+	[OCI_NS_PID] = "pid",       [OCI_NS_NETWORK] = "network",
+	[OCI_NS_MOUNT] = "mount",   [OCI_NS_IPC] = "ipc",
+	[OCI_NS_UTS] = "uts",       [OCI_NS_USER] = "user",
+	[OCI_NS_CGROUP] = "cgroup", [OCI_NS_TIME] = "time",
+};
+
+const char *oci_ns_type_name(enum oci_ns_type type)
+{
+	return type < OCI_NS_COUNT ? ns_names[type] : "?";
+}
+
+static const struct {
+	const char *name;
+	int resource;
+} rlimit_names[] = {
+	{ "RLIMIT_AS", RLIMIT_AS },         { "RLIMIT_CORE", RLIMIT_CORE },
+	{ "RLIMIT_CPU", RLIMIT_CPU },       { "RLIMIT_DATA", RLIMIT_DATA },
+	{ "RLIMIT_FSIZE", RLIMIT_FSIZE },   { "RLIMIT_LOCKS", RLIMIT_LOCKS },
+	{ "RLIMIT_MEMLOCK", RLIMIT_MEMLOCK }, { "RLIMIT_MSGQUEUE", RLIMIT_MSGQUEUE },
+	{ "RLIMIT_NICE", RLIMIT_NICE },     { "RLIMIT_NOFILE", RLIMIT_NOFILE },
+	{ "RLIMIT_NPROC", RLIMIT_NPROC },   { "RLIMIT_RSS", RLIMIT_RSS },
+	{ "RLIMIT_RTPRIO", RLIMIT_RTPRIO }, { "RLIMIT_RTTIME", RLIMIT_RTTIME },
+	{ "RLIMIT_SIGPENDING", RLIMIT_SIGPENDING }, { "RLIMIT_STACK", RLIMIT_STACK },
+};
+
+static const char *const propagations[] = {
+	"shared", "slave", "private", "unbindable",
+	"rshared", "rslave", "rprivate", "runbindable", NULL,
+};
+
+static int must_be_absolute(const char *path, const char *value, struct shim_error *err)
+{
+	if (value[0] != '/')
+		return json_fail(err, path, "must be an absolute path, not \"%s\"", value);
+	return 0;
+}
+
+static int parse_user(yajl_val user, struct oci_user *out, struct shim_error *err)
+{
+	uint64_t n;
+	int r;
+	yajl_val gids = NULL;
+
+	if ((r = json_get_u64(user, "uid", "process.user", ID_MAX, &n, err)) < 0)
+		return -1;
+	if (r == 1)
+		return json_fail(err, "process.user.uid", "missing");
+	out->uid = (uid_t)n;
+	if ((r = json_get_u64(user, "gid", "process.user", ID_MAX, &n, err)) < 0)
+		return -1;
+	if (r == 1)
+		return json_fail(err, "process.user.gid", "missing");
+	out->gid = (gid_t)n;
+	if ((r = json_get_u64(user, "umask", "process.user", 0777, &n, err)) < 0)
+		return -1;
+	out->has_umask = r == 0;
+	out->umask = (mode_t)n;
+	if (json_get_array(user, "additionalGids", "process.user", &gids, err) < 0)
+		return -1;
+	if (!gids)
+		return 0;
+	out->additional_gids = calloc(gids->u.array.len + 1, sizeof(gid_t));
+	if (!out->additional_gids)
+		return shim_fail(err, ENOMEM, "process.user.additionalGids");
+	for (size_t i = 0; i < gids->u.array.len; i++) {
+		yajl_val g = gids->u.array.values[i];
+		char where[64];
+
+		snprintf(where, sizeof(where), "process.user.additionalGids[%zu]", i);
+		if (!YAJL_IS_INTEGER(g) || YAJL_GET_INTEGER(g) < 0 ||
+		    (unsigned long long)YAJL_GET_INTEGER(g) > ID_MAX)
+			return json_fail(err, where, "must be a gid (0 to %llu)", ID_MAX);
+		out->additional_gids[i] = (gid_t)YAJL_GET_INTEGER(g);
+		out->n_additional_gids++;
+	}
+	return 0;
+}
+
+static int parse_rlimits(yajl_val arr, struct oci_process *p, struct shim_error *err)
+{
+	p->rlimits = calloc(arr->u.array.len + 1, sizeof(*p->rlimits));
+	if (!p->rlimits)
+		return shim_fail(err, ENOMEM, "process.rlimits");
+	for (size_t i = 0; i < arr->u.array.len; i++) {
+		yajl_val rl = arr->u.array.values[i];
+		struct oci_rlimit *out = &p->rlimits[i];
+		_cleanup_free_ char *type = NULL;
+		char where[64];
+		size_t k;
+		int r;
+
+		snprintf(where, sizeof(where), "process.rlimits[%zu]", i);
+		if (!YAJL_IS_OBJECT(rl))
+			return json_fail(err, where, "must be an object");
+		if ((r = json_get_string(rl, "type", where, &type, err)) < 0)
+			return -1;
+		if (r == 1)
+			return json_fail(err, where, "type: missing");
+		for (k = 0; k < sizeof(rlimit_names) / sizeof(rlimit_names[0]); k++)
+			if (strcmp(rlimit_names[k].name, type) == 0)
+				break;
+		if (k == sizeof(rlimit_names) / sizeof(rlimit_names[0]))
+			return json_fail(err, where, "type: unknown rlimit \"%s\"", type);
+		out->resource = rlimit_names[k].resource;
+		for (size_t j = 0; j < i; j++)
+			if (p->rlimits[j].resource == out->resource)
+				return json_fail(err, where, "type: %s given twice", type);
+		if ((r = json_get_u64(rl, "hard", where, UINT64_MAX, &out->hard, err)) != 0)
+			return r < 0 ? -1 : json_fail(err, where, "hard: missing");
+		if ((r = json_get_u64(rl, "soft", where, UINT64_MAX, &out->soft, err)) != 0)
+			return r < 0 ? -1 : json_fail(err, where, "soft: missing");
+		if (out->soft > out->hard)
+			return json_fail(err, where, "soft limit is above the hard limit");
+		p->n_rlimits++;
+	}
+	return 0;
+}
+
+static int parse_process(yajl_val proc, struct oci_process *p, struct shim_error *err)
+{
+	yajl_val user = NULL, rlimits = NULL;
+	int r;
+
+	if (json_get_bool(proc, "terminal", "process", &p->terminal, err) < 0)
+		return -1;
+	if ((r = json_get_object(proc, "user", "process", &user, err)) < 0)
+		return -1;
+	if (r == 1)
+		return json_fail(err, "process.user", "missing");
+	if (parse_user(user, &p->user, err) < 0)
+		return -1;
+	if ((r = json_get_strv(proc, "args", "process", &p->args, err)) < 0)
+		return -1;
+	if (r == 1 || !p->args[0])
+		return json_fail(err, "process.args", "must name the program to run");
+	if (json_get_strv(proc, "env", "process", &p->env, err) < 0)
+		return -1;
+	for (size_t i = 0; p->env && p->env[i]; i++)
+		if (!strchr(p->env[i], '=')) {
+			char where[48];
+
+			snprintf(where, sizeof(where), "process.env[%zu]", i);
+			return json_fail(err, where, "\"%s\" is not NAME=VALUE", p->env[i]);
+		}
+	if ((r = json_get_string(proc, "cwd", "process", &p->cwd, err)) < 0)
+		return -1;
+	if (r == 1)
+		return json_fail(err, "process.cwd", "missing");
+	if (must_be_absolute("process.cwd", p->cwd, err) < 0)
+		return -1;
+	if ((r = json_get_array(proc, "rlimits", "process", &rlimits, err)) < 0)
+		return -1;
+	if (rlimits && parse_rlimits(rlimits, p, err) < 0)
+		return -1;
+	return json_get_bool(proc, "noNewPrivileges", "process", &p->no_new_privileges, err) < 0 ? -1 : 0;
+}
+
+static int parse_mounts(yajl_val arr, struct oci_spec *s, struct shim_error *err)
+{
+	s->mounts = calloc(arr->u.array.len + 1, sizeof(*s->mounts));
+	if (!s->mounts)
+		return shim_fail(err, ENOMEM, "mounts");
+	for (size_t i = 0; i < arr->u.array.len; i++) {
+		yajl_val m = arr->u.array.values[i];
+		struct oci_mount *out = &s->mounts[i];
+		char where[48], field[64];
+		int r;
+
+		s->n_mounts++;
+		snprintf(where, sizeof(where), "mounts[%zu]", i);
+		if (!YAJL_IS_OBJECT(m))
+			return json_fail(err, where, "must be an object");
+		if ((r = json_get_string(m, "destination", where, &out->destination, err)) < 0)
+			return -1;
+		snprintf(field, sizeof(field), "%s.destination", where);
+		if (r == 1)
+			return json_fail(err, field, "missing");
+		if (must_be_absolute(field, out->destination, err) < 0)
+			return -1;
+		if (json_get_string(m, "type", where, &out->type, err) < 0 ||
+		    json_get_string(m, "source", where, &out->source, err) < 0 ||
+		    json_get_strv(m, "options", where, &out->options, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int parse_namespaces(yajl_val arr, struct oci_spec *s, struct shim_error *err)
+{
+	s->namespaces = calloc(arr->u.array.len + 1, sizeof(*s->namespaces));
+	if (!s->namespaces)
+		return shim_fail(err, ENOMEM, "linux.namespaces");
+	for (size_t i = 0; i < arr->u.array.len; i++) {
+		yajl_val ns = arr->u.array.values[i];
+		struct oci_namespace *out = &s->namespaces[i];
+		_cleanup_free_ char *type = NULL;
+		char where[48], field[64];
+		int t, r;
+
+		snprintf(where, sizeof(where), "linux.namespaces[%zu]", i);
+		snprintf(field, sizeof(field), "%s.type", where);
+		if (!YAJL_IS_OBJECT(ns))
+			return json_fail(err, where, "must be an object");
+		if ((r = json_get_string(ns, "type", where, &type, err)) < 0)
+			return -1;
+		if (r == 1)
+			return json_fail(err, field, "missing");
+		for (t = 0; t < OCI_NS_COUNT; t++)
+			if (strcmp(ns_names[t], type) == 0)
+				break;
+		if (t == OCI_NS_COUNT)
+			return json_fail(err, field, "unknown namespace type \"%s\"", type);
+		if (oci_spec_namespace(s, (enum oci_ns_type)t))
+			return json_fail(err, field, "namespace \"%s\" given twice", type);
+		out->type = (enum oci_ns_type)t;
+		s->n_namespaces++;
+		if (json_get_string(ns, "path", where, &out->path, err) < 0)
+			return -1;
+		snprintf(field, sizeof(field), "%s.path", where);
+		if (out->path && must_be_absolute(field, out->path, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int parse_abs_paths(yajl_val linux_obj, const char *key, char ***out,
+			   struct shim_error *err)
+{
+	if (json_get_strv(linux_obj, key, "linux", out, err) < 0)
+		return -1;
+	for (size_t i = 0; *out && (*out)[i]; i++) {
+		char where[64];
+
+		snprintf(where, sizeof(where), "linux.%s[%zu]", key, i);
+		if (must_be_absolute(where, (*out)[i], err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
+{
+	yajl_val namespaces = NULL;
+
+	if (json_get_array(lx, "namespaces", "linux", &namespaces, err) < 0)
+		return -1;
+	if (namespaces && parse_namespaces(namespaces, s, err) < 0)
+		return -1;
+	if (parse_abs_paths(lx, "maskedPaths", &s->masked_paths, err) < 0 ||
+	    parse_abs_paths(lx, "readonlyPaths", &s->readonly_paths, err) < 0)
+		return -1;
+	if (json_get_string(lx, "rootfsPropagation", "linux", &s->rootfs_propagation, err) < 0)
+		return -1;
+	if (s->rootfs_propagation) {
+		size_t k;
+
+		for (k = 0; propagations[k]; k++)
+			if (strcmp(propagations[k], s->rootfs_propagation) == 0)
+				break;
+		if (!propagations[k])
+			return json_fail(err, "linux.rootfsPropagation", "unknown propagation \"%s\"",
+					 s->rootfs_propagation);
+	}
+	return 0;
+}
+
+static int parse_annotations(yajl_val obj, struct oci_spec *s, struct shim_error *err)
+{
+	size_t n = obj->u.object.len;
+
+	s->annotations = calloc(2 * n + 1, sizeof(char *));
+	if (!s->annotations)
+		return shim_fail(err, ENOMEM, "annotations");
+	for (size_t i = 0; i < n; i++) {
+		yajl_val v = obj->u.object.values[i];
+
+		if (!YAJL_IS_STRING(v))
+			return json_fail(err, "annotations", "\"%s\" must be a string",
+					 obj->u.object.keys[i]);
+		s->annotations[2 * i] = strdup(obj->u.object.keys[i]);
+		s->annotations[2 * i + 1] = strdup(v->u.string);
+		if (!s->annotations[2 * i] || !s->annotations[2 * i + 1])
+			return shim_fail(err, ENOMEM, "annotations");
+	}
+	return 0;
+}
+
+static int parse_root(yajl_val tree, struct oci_spec *s, struct shim_error *err)
+{
+	yajl_val root = NULL;
+	int r;
+
+	if ((r = json_get_object(tree, "root", "", &root, err)) < 0)
+		return -1;
+	if (r == 1)
+		return json_fail(err, "root", "missing");
+	if ((r = json_get_string(root, "path", "root", &s->root_path, err)) < 0)
+		return -1;
+	if (r == 1 || !*s->root_path)
+		return json_fail(err, "root.path", "missing");
+	return json_get_bool(root, "readonly", "root", &s->root_readonly, err) < 0 ? -1 : 0;
+}
+
+static int parse_tree(yajl_val tree, struct oci_spec *s, struct shim_error *err)
+{
+	yajl_val proc = NULL, mounts = NULL, lx = NULL, ann = NULL;
+	int r;
+
+	if (!YAJL_IS_OBJECT(tree))
+		return shim_fail(err, 0, "the config must be a JSON object");
+	if ((r = json_get_string(tree, "ociVersion", "", &s->oci_version, err)) < 0)
+		return -1;
+	if (r == 1)
+		return json_fail(err, "ociVersion", "missing");
+	if (parse_root(tree, s, err) < 0)
+		return -1;
+	if ((r = json_get_object(tree, "process", "", &proc, err)) < 0)
+		return -1;
+	s->has_process = r == 0;
+	if (proc && parse_process(proc, &s->process, err) < 0)
+		return -1;
+	if (json_get_string(tree, "hostname", "", &s->hostname, err) < 0)
+		return -1;
+	if (json_get_array(tree, "mounts", "", &mounts, err) < 0 ||
+	    (mounts && parse_mounts(mounts, s, err) < 0))
+		return -1;
+	if (json_get_object(tree, "linux", "", &lx, err) < 0 ||
+	    (lx && parse_linux(lx, s, err) < 0))
+		return -1;
+	if (json_get_object(tree, "annotations", "", &ann, err) < 0 ||
+	    (ann && parse_annotations(ann, s, err) < 0))
+		return -1;
+	if (s->hostname && *s->hostname && !oci_spec_namespace(s, OCI_NS_UTS))
+		return json_fail(err, "hostname", "setting it needs a uts namespace in linux.namespaces");
+	return 0;
+}
+
+struct oci_spec *oci_spec_parse(const char *json, size_t len, struct shim_error *err)
+{
+	char errbuf[512] = "";
+	_cleanup_free_ char *text = NULL;
+	struct oci_spec *s;
+	yajl_val tree;
+
+	/* yajl_tree_parse wants a NUL-terminated string. */
+	text = strndup(json, len);
+	if (!text) {
+		shim_fail(err, ENOMEM, "config");
+		return NULL;
+	}
+	if (strlen(text) != len) {
+		shim_fail(err, 0, "the config holds a NUL byte");
+		return NULL;
+	}
+	tree = yajl_tree_parse(text, errbuf, sizeof(errbuf));
+	if (!tree) {
+		/* yajl's message spans lines; keep the first. */
+		errbuf[strcspn(errbuf, "\n")] = '\0';
+		shim_fail(err, 0, "invalid JSON: %s", errbuf[0] ? errbuf : "parse error");
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		yajl_tree_free(tree);
+		shim_fail(err, ENOMEM, "config");
+		return NULL;
+	}
+	if (parse_tree(tree, s, err) < 0) {
+		oci_spec_free(s);
+		s = NULL;
+	}
+	yajl_tree_free(tree);
+	return s;
+}
+
+const struct oci_namespace *oci_spec_namespace(const struct oci_spec *spec,
+					       enum oci_ns_type type)
+{
+	for (size_t i = 0; i < spec->n_namespaces; i++)
+		if (spec->namespaces[i].type == type)
+			return &spec->namespaces[i];
+	return NULL;
+}
+
+void oci_spec_free(struct oci_spec *s)
+{
+	if (!s)
+		return;
+	free(s->oci_version);
+	free(s->root_path);
+	free(s->process.user.additional_gids);
+	strv_free(s->process.args);
+	strv_free(s->process.env);
+	free(s->process.cwd);
+	free(s->process.rlimits);
+	free(s->hostname);
+	for (size_t i = 0; i < s->n_mounts; i++) {
+		free(s->mounts[i].destination);
+		free(s->mounts[i].type);
+		free(s->mounts[i].source);
+		strv_free(s->mounts[i].options);
+	}
+	free(s->mounts);
+	for (size_t i = 0; i < s->n_namespaces; i++)
+		free(s->namespaces[i].path);
+	free(s->namespaces);
+	strv_free(s->masked_paths);
+	strv_free(s->readonly_paths);
+	free(s->rootfs_propagation);
+	strv_free(s->annotations);
+	free(s);
+}

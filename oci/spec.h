@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * oci/spec.h: the parts of an OCI runtime config.json the runtime uses, as
+ * the project's own structs. oci/spec.c fills them from JSON (yajl) and names
+ * the JSON path of anything it rejects; nothing under shim/ sees JSON.
+ */
+#ifndef OCI_SPEC_H
+#define OCI_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "shim/error.h"
+
+struct oci_rlimit {
+	int resource;		/* RLIMIT_* */
+	uint64_t soft, hard;
+};
+
+struct oci_user {
+	uid_t uid;
+	gid_t gid;
+	bool has_umask;
+	mode_t umask;
+	gid_t *additional_gids;
+	size_t n_additional_gids;
+};
+
+struct oci_process {
+	bool terminal;
+	struct oci_user user;
+	char **args;		/* NULL-terminated, at least one */
+	char **env;		/* NULL-terminated */
+	char *cwd;		/* absolute */
+	struct oci_rlimit *rlimits;
+	size_t n_rlimits;
+	bool no_new_privileges;
+};
+
+struct oci_mount {
+	char *destination;	/* absolute */
+	char *type;		/* NULL: bind */
+	char *source;
+	char **options;		/* NULL-terminated */
+};
+
+enum oci_ns_type {
+	OCI_NS_PID,
+	OCI_NS_NETWORK,
+	OCI_NS_MOUNT,
+	OCI_NS_IPC,
+	OCI_NS_UTS,
+	OCI_NS_USER,
+	OCI_NS_CGROUP,
+	OCI_NS_TIME,
+	OCI_NS_COUNT
+};
+
+struct oci_namespace {
+	enum oci_ns_type type;
+	char *path;		/* NULL: create a new one */
+};
+
+struct oci_spec {
+	char *oci_version;
+	char *root_path;	/* as written; relative to the bundle if not absolute */
+	bool root_readonly;
+	bool has_process;
+	struct oci_process process;
+	char *hostname;
+	struct oci_mount *mounts;
+	size_t n_mounts;
+	struct oci_namespace *namespaces;
+	size_t n_namespaces;
+	char **masked_paths;	/* NULL-terminated */
+	char **readonly_paths;	/* NULL-terminated */
+	char *rootfs_propagation;	/* NULL: the default (rslave) */
+	char **annotations;	/* key, value, key, value, ..., NULL */
+};
+
+/* Parse config.json text. On error fills err (naming the JSON path) and
+ * returns NULL. */
+struct oci_spec *oci_spec_parse(const char *json, size_t len, struct shim_error *err);
+
+void oci_spec_free(struct oci_spec *spec);
+
+/* The namespace entry of that type, or NULL if the config has none. */
+const struct oci_namespace *oci_spec_namespace(const struct oci_spec *spec,
+					       enum oci_ns_type type);
+
+/* "pid", "network", ... as in the spec. */
+const char *oci_ns_type_name(enum oci_ns_type type);
+
+/* The default config, as `spec` writes it (runc's template): a malloc'd
+ * NUL-terminated JSON text, or NULL with err filled. */
+char *oci_spec_default_json(struct shim_error *err);
+
+#endif

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oci/gen.h"
+#include "oci/json.h"
+#include "oci/state.h"
+#include "shim/cleanup.h"
+
+static void gen_state(yajl_gen g, const struct oci_state *st, bool with_private)
+{
+	yajl_gen_map_open(g);
+	gen_key_str(g, "ociVersion", st->oci_version);
+	gen_key_str(g, "id", st->id);
+	gen_key_int(g, "pid", st->pid);
+	gen_key_str(g, "status", st->status);
+	gen_key_str(g, "bundle", st->bundle);
+	gen_key_str(g, "rootfs", st->rootfs);
+	gen_key_str(g, "created", st->created);
+	gen_key_str(g, "owner", st->owner);
+	if (st->annotations && st->annotations[0])
+		gen_key_map(g, "annotations", st->annotations);
+	if (with_private) {
+		gen_str(g, "shim");
+		yajl_gen_map_open(g);
+		gen_str(g, "initStartTime");
+		yajl_gen_integer(g, (long long)st->init_start_time);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_map_close(g);
+}
+
+static yajl_gen new_gen(bool pretty)
+{
+	yajl_gen g = yajl_gen_alloc(NULL);
+
+	if (g && pretty) {
+		yajl_gen_config(g, yajl_gen_beautify, 1);
+		yajl_gen_config(g, yajl_gen_indent_string, "  ");
+	}
+	return g;
+}
+
+char *oci_state_to_json(const struct oci_state *st, bool with_private, bool pretty,
+			struct shim_error *err)
+{
+	yajl_gen g = new_gen(pretty);
+
+	if (!g) {
+		shim_fail(err, ENOMEM, "state JSON");
+		return NULL;
+	}
+	gen_state(g, st, with_private);
+	return gen_finish(g, err);
+}
+
+char *oci_state_list_to_json(struct oci_state *const *states, size_t n,
+			     struct shim_error *err)
+{
+	yajl_gen g = new_gen(false);
+
+	if (!g) {
+		shim_fail(err, ENOMEM, "state list JSON");
+		return NULL;
+	}
+	yajl_gen_array_open(g);
+	for (size_t i = 0; i < n; i++)
+		gen_state(g, states[i], false);
+	yajl_gen_array_close(g);
+	return gen_finish(g, err);
+}
+
+static int parse_fields(yajl_val tree, struct oci_state *st, struct shim_error *err)
+{
+	static const struct {
+		const char *key;
+		size_t offset;
+	} strings[] = {
+		{ "ociVersion", offsetof(struct oci_state, oci_version) },
+		{ "id", offsetof(struct oci_state, id) },
+		{ "status", offsetof(struct oci_state, status) },
+		{ "bundle", offsetof(struct oci_state, bundle) },
+		{ "rootfs", offsetof(struct oci_state, rootfs) },
+		{ "created", offsetof(struct oci_state, created) },
+		{ "owner", offsetof(struct oci_state, owner) },
+	};
+	yajl_val priv = NULL, ann;
+	uint64_t n;
+	int r;
+
+	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
+		char **field = (char **)((char *)st + strings[i].offset);
+
+		if ((r = json_get_string(tree, strings[i].key, "", field, err)) < 0)
+			return -1;
+		if (r == 1)
+			return json_fail(err, strings[i].key, "missing");
+	}
+	if ((r = json_get_u64(tree, "pid", "", 4194304, &n, err)) < 0)
+		return -1;
+	st->pid = r == 0 ? (pid_t)n : 0;
+	if (json_get_object(tree, "shim", "", &priv, err) < 0)
+		return -1;
+	if (priv && json_get_u64(priv, "initStartTime", "shim", UINT64_MAX, &n, err) < 0)
+		return -1;
+	st->init_start_time = priv ? n : 0;
+	ann = json_member(tree, "annotations");
+	if (YAJL_IS_OBJECT(ann)) {
+		size_t len = ann->u.object.len, k = 0;
+
+		st->annotations = calloc(2 * len + 1, sizeof(char *));
+		if (!st->annotations)
+			return shim_fail(err, ENOMEM, "annotations");
+		for (size_t i = 0; i < len; i++) {
+			yajl_val v = ann->u.object.values[i];
+
+			if (!YAJL_IS_STRING(v))
+				continue;
+			st->annotations[k++] = strdup(ann->u.object.keys[i]);
+			st->annotations[k++] = strdup(v->u.string);
+		}
+	}
+	return 0;
+}
+
+struct oci_state *oci_state_parse(const char *json, size_t len, struct shim_error *err)
+{
+	_cleanup_free_ char *text = strndup(json, len);
+	char errbuf[256] = "";
+	struct oci_state *st;
+	yajl_val tree;
+
+	if (!text) {
+		shim_fail(err, ENOMEM, "state");
+		return NULL;
+	}
+	tree = yajl_tree_parse(text, errbuf, sizeof(errbuf));
+	if (!YAJL_IS_OBJECT(tree)) {
+		errbuf[strcspn(errbuf, "\n")] = '\0';
+		shim_fail(err, 0, "invalid state JSON: %s", errbuf[0] ? errbuf : "not an object");
+		yajl_tree_free(tree);
+		return NULL;
+	}
+	st = calloc(1, sizeof(*st));
+	if (!st) {
+		shim_fail(err, ENOMEM, "state");
+	} else if (parse_fields(tree, st, err) < 0) {
+		oci_state_free(st);
+		st = NULL;
+	}
+	yajl_tree_free(tree);
+	return st;
+}
+
+void oci_state_free(struct oci_state *st)
+{
+	if (!st)
+		return;
+	free(st->oci_version);
+	free(st->id);
+	free(st->status);
+	free(st->bundle);
+	free(st->rootfs);
+	free(st->created);
+	free(st->owner);
+	strv_free(st->annotations);
+	free(st);
+}

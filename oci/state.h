@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * oci/state.h: a container's state, as the OCI state JSON `state` prints
+ * and as the runtime keeps it in its state folder (with private fields
+ * under "shim" that `state` leaves out).
+ */
+#ifndef OCI_STATE_H
+#define OCI_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "shim/error.h"
+
+struct oci_state {
+	char *oci_version;
+	char *id;
+	pid_t pid;			/* 0 once stopped and unknown */
+	char *status;			/* creating, created, running, stopped */
+	char *bundle;			/* absolute */
+	char *rootfs;			/* absolute */
+	char *created;			/* RFC 3339, UTC */
+	char *owner;
+	char **annotations;		/* key, value, ..., NULL */
+	/* private: the init's start time (/proc/PID/stat field 22), so a
+	 * recycled PID is never taken for the container's init */
+	unsigned long long init_start_time;
+};
+
+/* JSON text (malloc'd). with_private: include the "shim" member; pretty:
+ * two-space indented, as runc prints `state`. */
+char *oci_state_to_json(const struct oci_state *st, bool with_private, bool pretty,
+			struct shim_error *err);
+
+/* A JSON array of states, compact, as `list --format json` prints. */
+char *oci_state_list_to_json(struct oci_state *const *states, size_t n,
+			     struct shim_error *err);
+
+struct oci_state *oci_state_parse(const char *json, size_t len, struct shim_error *err);
+
+void oci_state_free(struct oci_state *st);
+
+#endif

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * shim/cmd/cmd.h: one file per subcommand, each thin: parse its flags, call
+ * the library. A command returns the exit status, or -1 with err filled,
+ * which main.c prints (the only place that does).
+ */
+#ifndef SHIM_CMD_H
+#define SHIM_CMD_H
+
+#include <stdbool.h>
+
+#include "shim/container.h"
+#include "shim/error.h"
+
+struct global_opts {
+	const char *root;
+	const char *log;
+	const char *log_format;
+	bool debug;
+};
+
+typedef int (*cmd_fn)(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
+
+int cmd_create(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
+int cmd_run(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
+int cmd_start(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
+int cmd_state(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
+int cmd_kill(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
+int cmd_delete(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
+int cmd_list(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
+int cmd_spec(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
+int cmd_features(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
+
+/* create and run share their flags; argv[optind] must then be the ID. */
+int cmd_parse_create(const char *root, int argc, char **argv, bool *detach,
+		     struct create_opts *o, struct shim_error *err);
+
+/* Exactly one positional argument, the container ID. */
+int cmd_one_id(const char *cmd, int argc, char **argv, const char **id, struct shim_error *err);
+
+#endif

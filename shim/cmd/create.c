@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shim/cmd/cmd.h"
+
+enum { OPT_PID_FILE = 256, OPT_CONSOLE_SOCKET, OPT_PRESERVE_FDS, OPT_PIDFD_SOCKET,
+       OPT_NO_PIVOT, OPT_NO_NEW_KEYRING };
+
+int cmd_parse_create(const char *root, int argc, char **argv, bool *detach,
+		     struct create_opts *o, struct shim_error *err)
+{
+	static const struct option opts[] = {
+		{ "bundle", required_argument, NULL, 'b' },
+		{ "pid-file", required_argument, NULL, OPT_PID_FILE },
+		{ "console-socket", required_argument, NULL, OPT_CONSOLE_SOCKET },
+		{ "preserve-fds", required_argument, NULL, OPT_PRESERVE_FDS },
+		{ "pidfd-socket", required_argument, NULL, OPT_PIDFD_SOCKET },
+		{ "detach", no_argument, NULL, 'd' },
+		{ "no-pivot", no_argument, NULL, OPT_NO_PIVOT },
+		{ "no-new-keyring", no_argument, NULL, OPT_NO_NEW_KEYRING },
+		{ 0 },
+	};
+	const char *flags = detach ? "+b:d" : "+b:";
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->root = root;
+	o->bundle = ".";
+	o->no_clone3 = getenv("SHIM_NO_CLONE3") && strcmp(getenv("SHIM_NO_CLONE3"), "1") == 0;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, flags, opts, NULL)) != -1) {
+		char *end;
+		unsigned long n;
+
+		switch (c) {
+		case 'b': o->bundle = optarg; break;
+		case 'd':
+			if (!detach)
+				return shim_fail(err, 0, "%s: unknown flag --detach", argv[0]);
+			*detach = true;
+			break;
+		case OPT_PID_FILE: o->pid_file = optarg; break;
+		case OPT_CONSOLE_SOCKET: o->console_socket = optarg; break;
+		case OPT_PIDFD_SOCKET: o->pidfd_socket = optarg; break;
+		case OPT_PRESERVE_FDS:
+			n = strtoul(optarg, &end, 10);
+			if (!*optarg || *end || n > 65536)
+				return shim_fail(err, 0, "--preserve-fds: \"%s\" is not a count of fds", optarg);
+			o->preserve_fds = (unsigned int)n;
+			break;
+		case OPT_NO_PIVOT:
+			return shim_fail(err, 0, "--no-pivot: not supported (pivot_root is always used)");
+		case OPT_NO_NEW_KEYRING:
+			break;	/* shim never creates a session keyring */
+		default:
+			return shim_fail(err, 0, "%s: unknown or incomplete flag %s", argv[0],
+					 argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return shim_fail(err, 0, "%s: needs exactly one container ID", argv[0]);
+	o->id = argv[optind];
+	return 0;
+}
+
+int cmd_create(const struct global_opts *g, int argc, char **argv, struct shim_error *err)
+{
+	struct create_opts o;
+
+	if (cmd_parse_create(g->root, argc, argv, NULL, &o, err) < 0)
+		return -1;
+	return container_create(&o, NULL, err) < 0 ? -1 : 0;
+}

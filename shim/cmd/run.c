@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "shim/cleanup.h"
+#include "shim/cmd/cmd.h"
+
+/* create + start; in the foreground, wait and return the container's exit
+ * status, then delete it, as runc does. */
+int cmd_run(const struct global_opts *g, int argc, char **argv, struct shim_error *err)
+{
+	struct create_opts o;
+	struct container c;
+	bool detach = false;
+	_cleanup_close_ int pidfd = -1;
+	int status = -1;
+
+	if (cmd_parse_create(g->root, argc, argv, &detach, &o, err) < 0)
+		return -1;
+	if (!detach)
+		container_block_forwarded_signals();
+	if (container_create(&o, &pidfd, err) < 0)
+		return -1;
+	if (container_load(g->root, o.id, &c, err) < 0)
+		return -1;
+	if (container_start(&c, err) < 0) {
+		container_delete(g->root, &c, true, NULL);
+		container_release(&c);
+		return -1;
+	}
+	if (!detach) {
+		if (container_wait(pidfd, &status, err) < 0)
+			status = -1;
+		c.status = STATUS_STOPPED;
+		if (container_delete(g->root, &c, false, status < 0 ? NULL : err) < 0)
+			status = -1;
+	} else {
+		status = 0;
+	}
+	container_release(&c);
+	return status;
+}

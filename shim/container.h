@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * shim/container.h: the lifecycle.
+ *
+ *   create: state folder, exec.fifo, clone3(CLONE_PIDFD | new namespaces);
+ *           the init sets itself up and reports ready, then blocks opening
+ *           exec.fifo for writing                        -> "created"
+ *   start:  open exec.fifo for reading; the init goes on to exec
+ *                                                         -> "running"
+ *   the init exits (seen by polling its pidfd)           -> "stopped"
+ *   delete: (with force, SIGKILL through the pidfd first) remove the folder
+ *
+ * The status is never stored: it is read off the init's pidfd (opened by
+ * PID and checked against the recorded start time) and the fifo.
+ */
+#ifndef SHIM_CONTAINER_H
+#define SHIM_CONTAINER_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "oci/state.h"
+#include "shim/error.h"
+
+struct create_opts {
+	const char *root;		/* --root */
+	const char *id;
+	const char *bundle;		/* --bundle, may be relative */
+	const char *pid_file;		/* --pid-file or NULL */
+	const char *console_socket;	/* --console-socket or NULL */
+	const char *pidfd_socket;	/* --pidfd-socket or NULL */
+	unsigned int preserve_fds;	/* --preserve-fds */
+	bool no_clone3;			/* SHIM_NO_CLONE3=1: use the fallback */
+};
+
+enum container_status { STATUS_CREATED, STATUS_RUNNING, STATUS_STOPPED };
+
+struct container {
+	char *id;
+	int dir_fd;			/* the state folder, O_PATH */
+	struct oci_state *state;	/* status filled in as read now */
+	int pidfd;			/* -1 once stopped */
+	enum container_status status;
+};
+
+/* Create; on success the init waits for start. With pidfd_out, the caller
+ * gets the init's pidfd (and, as its parent, reaps it). */
+int container_create(const struct create_opts *o, int *pidfd_out, struct shim_error *err);
+
+int container_load(const char *root, const char *id, struct container *c, struct shim_error *err);
+void container_release(struct container *c);
+
+int container_start(struct container *c, struct shim_error *err);
+int container_kill(struct container *c, int sig, bool all, struct shim_error *err);
+
+/* Stopped, or created: removed. Running: an error unless force (SIGKILL,
+ * wait for the exit, remove). */
+int container_delete(const char *root, struct container *c, bool force, struct shim_error *err);
+
+/* `run` in the foreground: forward signals to the init until it exits;
+ * *status is its exit status (128 + signal if killed). */
+int container_wait(int pidfd, int *status, struct shim_error *err);
+
+/* Signals that `run` forwards; blocked before create so none is lost. */
+void container_block_forwarded_signals(void);
+
+#endif

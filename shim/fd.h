@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* shim/fd.h: fd hygiene: close everything from N up, --preserve-fds. */
+#ifndef SHIM_FD_H
+#define SHIM_FD_H
+
+#include "shim/error.h"
+
+/* Close every fd >= first: close_range(first, ~0U), or, where the kernel
+ * lacks it (ENOSYS), fd_close_from_proc(). */
+int fd_close_from(unsigned int first, struct shim_error *err);
+
+/* The fallback: close what /proc/self/fd lists from first up. */
+int fd_close_from_proc(unsigned int first, struct shim_error *err);
+
+/* --preserve-fds N: fds 3 .. 3+N-1 must all be open. */
+int fd_check_preserved(unsigned int n, struct shim_error *err);
+
+/* Clear FD_CLOEXEC on 3 .. 3+N-1 so they survive exec. */
+int fd_pass_preserved(unsigned int n, struct shim_error *err);
+
+#endif

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * shim/log.h: --log FILE and --log-format text|json, as engines use them
+ * with runc: errors (and, with --debug, debug lines) are appended to FILE,
+ * one record a line; errors also go to stderr.
+ */
+#ifndef SHIM_LOG_H
+#define SHIM_LOG_H
+
+#include <stdbool.h>
+
+#include "shim/error.h"
+
+int log_setup(const char *path, const char *format, bool debug, struct shim_error *err);
+void log_error(const char *msg);
+void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * shim: an OCI runtime. Global options, the subcommand table, and the only
+ * place that prints an error and picks the exit status (1 on error; `run`
+ * exits with the container's status).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shim/cmd/cmd.h"
+#include "shim/log.h"
+
+#define SHIM_VERSION "0.1.0"
+#define SHIM_SPEC_VERSION "1.2.0"
+
+static const struct {
+	const char *name;
+	cmd_fn fn;
+	const char *summary;
+} commands[] = {
+	{ "create", cmd_create, "create a container from a bundle" },
+	{ "start", cmd_start, "run the user process of a created container" },
+	{ "run", cmd_run, "create and start a container (and wait for it, unless -d)" },
+	{ "state", cmd_state, "print a container's OCI state" },
+	{ "kill", cmd_kill, "send a signal to a container's init (or --all its processes)" },
+	{ "delete", cmd_delete, "remove a stopped container (-f: kill it first)" },
+	{ "list", cmd_list, "list containers (-q, --format table|json)" },
+	{ "spec", cmd_spec, "write a default config.json" },
+	{ "features", cmd_features, "print what this runtime implements, as JSON" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: shim [--root DIR] [--log FILE] [--log-format text|json] [--debug] "
+		   "COMMAND [ARGS...]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+}
+
+/* "--name value" or "--name=value"; returns 1 and advances *i if it matched. */
+static int take_value(char **argv, int argc, int *i, const char *name, const char **out,
+		      struct shim_error *err)
+{
+	size_t len = strlen(name);
+
+	if (strncmp(argv[*i], name, len) != 0)
+		return 0;
+	if (argv[*i][len] == '=') {
+		*out = argv[*i] + len + 1;
+		return 1;
+	}
+	if (argv[*i][len] != '\0')
+		return 0;
+	if (*i + 1 >= argc)
+		return shim_fail(err, 0, "%s needs a value", name);
+	*out = argv[++*i];
+	return 1;
+}
+
+static int parse_globals(int argc, char **argv, struct global_opts *g, struct shim_error *err)
+{
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		int r;
+
+		if ((r = take_value(argv, argc, &i, "--root", &g->root, err)) ||
+		    (r = take_value(argv, argc, &i, "--log", &g->log, err)) ||
+		    (r = take_value(argv, argc, &i, "--log-format", &g->log_format, err))) {
+			if (r < 0)
+				return -1;
+			continue;
+		}
+		if (strcmp(argv[i], "--debug") == 0)
+			g->debug = true;
+		else if (strcmp(argv[i], "--systemd-cgroup") == 0)
+			return shim_fail(err, 0, "--systemd-cgroup: systemd cgroups are not supported");
+		else
+			return shim_fail(err, 0, "unknown global flag %s", argv[i]);
+	}
+	return i;
+}
+
+int main(int argc, char **argv)
+{
+	struct global_opts g = { .root = "/run/shim", .log_format = "text" };
+	struct shim_error err = { 0 };
+	char text[2048];
+	int first, status = -1;
+
+	if (argc >= 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-v") == 0)) {
+		printf("shim version %s\nspec: %s\n", SHIM_VERSION, SHIM_SPEC_VERSION);
+		return 0;
+	}
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		usage(stdout);
+		return 0;
+	}
+	first = parse_globals(argc, argv, &g, &err);
+	if (first >= 0 && log_setup(g.log, g.log_format, g.debug, &err) < 0)
+		first = -1;
+	if (first >= 0 && first >= argc) {
+		usage(stderr);
+		return 1;
+	}
+	if (first >= 0) {
+		size_t i;
+
+		for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			if (strcmp(commands[i].name, argv[first]) == 0)
+				break;
+		if (i == sizeof(commands) / sizeof(commands[0]))
+			shim_fail(&err, 0, "unknown command \"%s\"", argv[first]);
+		else
+			status = commands[i].fn(&g, argc - first, argv + first, &err);
+	}
+	if (status < 0) {
+		log_error(shim_error_text(&err, text, sizeof(text)));
+		return 1;
+	}
+	return status;
+}

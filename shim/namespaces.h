@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * shim/namespaces.h: linux.namespaces -> clone flags for the ones to create,
+ * open fds for the ones to join by path.
+ *
+ * Joining happens in two places: a PID namespace only applies to children,
+ * so the runtime joins it before clone; the others the init joins first
+ * thing in the child.
+ */
+#ifndef SHIM_NAMESPACES_H
+#define SHIM_NAMESPACES_H
+
+#include <stdint.h>
+
+#include "oci/spec.h"
+#include "shim/error.h"
+
+struct ns_join {
+	int fd[OCI_NS_COUNT];	/* -1 where there is nothing to join */
+};
+
+/* CLONE_NEW* for every namespace the config asks to create. */
+uint64_t ns_clone_flags(const struct oci_spec *spec);
+
+/* What this runtime can do: a new or joined mount namespace is required,
+ * user namespaces are not supported yet. */
+int ns_check_supported(const struct oci_spec *spec, struct shim_error *err);
+
+/* Open each linux.namespaces[].path; the error names the entry. */
+int ns_open_joins(const struct oci_spec *spec, struct ns_join *j, struct shim_error *err);
+
+/* setns() into the PID namespace (pid_only) or into all the others. */
+int ns_enter(struct ns_join *j, bool pid_only, struct shim_error *err);
+
+void ns_close_joins(struct ns_join *j);
+
+#endif

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "shim/cleanup.h"
+#include "shim/pidfd.h"
+#include "shim/syscalls.h"
+
+int proc_start_time(pid_t pid, unsigned long long *out, struct shim_error *err)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long t;
+	ssize_t n;
+	int fd, field;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return shim_fail_errno(err, "open %s", path);
+	n = read(fd, buf, sizeof(buf) - 1);
+	safe_close(fd);
+	if (n <= 0)
+		return shim_fail(err, n < 0 ? errno : EIO, "read %s", path);
+	buf[n] = '\0';
+	/* comm (field 2) may hold spaces and ')': fields count from the last ')' */
+	p = strrchr(buf, ')');
+	if (!p)
+		return shim_fail(err, EINVAL, "parse %s", path);
+	for (field = 2; field < 22 && p; field++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p + 1, "%llu", &t) != 1)
+		return shim_fail(err, EINVAL, "parse %s: no start time", path);
+	*out = t;
+	return 0;
+}
+
+int pidfd_open_verified(pid_t pid, unsigned long long start_time, struct shim_error *err)
+{
+	unsigned long long now;
+	int fd;
+
+	if (pid <= 0) {
+		errno = ESRCH;
+		return -1;
+	}
+	fd = sys_pidfd_open(pid, 0);
+	if (fd < 0) {
+		if (errno == ESRCH)
+			return -1;
+		return shim_fail_errno(err, "pidfd_open(%d)", (int)pid);
+	}
+	/* The pidfd pins what the PID names now; if that is not the process
+	 * that started at start_time, the container's init is gone. */
+	if (proc_start_time(pid, &now, NULL) < 0 || now != start_time) {
+		safe_close(fd);
+		errno = ESRCH;
+		return -1;
+	}
+	return fd;
+}
+
+bool pidfd_exited(int pidfd)
+{
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLIN | POLLHUP));
+}
+
+int pidfd_wait_exit(int pidfd, int timeout_ms, struct shim_error *err)
+{
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+	int r;
+
+	do
+		r = poll(&p, 1, timeout_ms);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return shim_fail_errno(err, "poll pidfd");
+	return r;
+}
+
+int pidfd_signal(int pidfd, int sig, struct shim_error *err)
+{
+	if (sys_pidfd_send_signal(pidfd, sig, NULL, 0) < 0)
+		return shim_fail_errno(err, "pidfd_send_signal(%s)", strsignal(sig));
+	return 0;
+}
+
+int pidfd_reap(int pidfd, int *status, struct shim_error *err)
+{
+	siginfo_t info = { 0 };
+
+	while (waitid((idtype_t)P_PIDFD, (id_t)pidfd, &info, WEXITED) < 0)
+		if (errno != EINTR)
+			return shim_fail_errno(err, "waitid(P_PIDFD)");
+	*status = info.si_code == CLD_EXITED ? info.si_status : 128 + info.si_status;
+	return 0;
+}

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <grp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "shim/fd.h"
+#include "shim/process.h"
+
+#define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+static const char *env_get(char *const *env, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (; env && *env; env++)
+		if (strncmp(*env, name, len) == 0 && (*env)[len] == '=')
+			return *env + len + 1;
+	return NULL;
+}
+
+/* mkdir -p in the container's root (we are past pivot_root). */
+static int make_dirs(const char *path)
+{
+	char buf[PATH_MAX];
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return -1;
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0755) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+/*
+ * chdir to process.cwd and check the result is inside the container's root.
+ * The runtime's own fds are still open here, so a cwd such as
+ * /proc/self/fd/N could name a host directory (CVE-2024-21626); getcwd()
+ * then fails, as the kernel marks a cwd outside the root "(unreachable)".
+ */
+static int enter_cwd(const char *cwd, struct shim_error *err)
+{
+	char now[PATH_MAX];
+
+	if (make_dirs(cwd) < 0 && errno != ENOENT)
+		return shim_fail_errno(err, "process.cwd: creating %s", cwd);
+	if (chdir(cwd) < 0)
+		return shim_fail_errno(err, "process.cwd: chdir %s", cwd);
+	if (!getcwd(now, sizeof(now)) || now[0] != '/')
+		return shim_fail(err, 0, "process.cwd: %s is outside the container's root", cwd);
+	return 0;
+}
+
+static bool is_executable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+static int find_exe(const char *name, char *const *env, char *out, size_t len,
+		    struct shim_error *err)
+{
+	const char *path = env_get(env, "PATH");
+	char dirs[4096], *save = NULL;
+
+	if (strchr(name, '/')) {
+		if (!is_executable(name))
+			return shim_fail(err, 0, "exec: \"%s\": no such executable file", name);
+		snprintf(out, len, "%s", name);
+		return 0;
+	}
+	snprintf(dirs, sizeof(dirs), "%s", path ? path : DEFAULT_PATH);
+	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(out, len, "%s/%s", *d ? d : ".", name);
+		if (is_executable(out))
+			return 0;
+	}
+	return shim_fail(err, 0, "exec: \"%s\": executable file not found in $PATH", name);
+}
+
+/* HOME from the container's /etc/passwd, as runc sets it; "/" otherwise. */
+static void home_of(uid_t uid, char *out, size_t len)
+{
+	FILE *f = fopen("/etc/passwd", "re");
+	char line[1024];
+
+	snprintf(out, len, "/");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *fields[7] = { 0 }, *p = line;
+		int n = 0;
+
+		line[strcspn(line, "\n")] = '\0';
+		/* strsep keeps empty fields, which passwd has */
+		while (n < 7 && (fields[n] = strsep(&p, ":")))
+			n++;
+		if (n >= 6 && strtoul(fields[2], NULL, 10) == uid && *fields[5]) {
+			snprintf(out, len, "%s", fields[5]);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+static int build_env(const struct oci_process *p, struct process_plan *plan,
+		     struct shim_error *err)
+{
+	size_t n = 0;
+	char home[PATH_MAX];
+
+	while (p->env && p->env[n])
+		n++;
+	plan->env = calloc(n + 2, sizeof(char *));
+	if (!plan->env)
+		return shim_fail(err, ENOMEM, "process.env");
+	memcpy(plan->env, p->env ? p->env : (char *[]){ NULL }, n * sizeof(char *));
+	if (!env_get(p->env, "HOME")) {
+		home_of(p->user.uid, home, sizeof(home));
+		if (asprintf(&plan->env[n], "HOME=%s", home) < 0)
+			return shim_fail(err, ENOMEM, "process.env");
+	}
+	return 0;
+}
+
+int process_prepare(const struct oci_process *p, struct process_plan *plan,
+		    struct shim_error *err)
+{
+	if (enter_cwd(p->cwd, err) < 0)
+		return -1;
+	if (build_env(p, plan, err) < 0)
+		return -1;
+	return find_exe(p->args[0], plan->env, plan->exe, sizeof(plan->exe), err);
+}
+
+static int set_user(const struct oci_user *u, struct shim_error *err)
+{
+	if (setgroups(u->n_additional_gids, u->additional_gids) < 0)
+		return shim_fail_errno(err, "process.user.additionalGids: setgroups");
+	if (setresgid(u->gid, u->gid, u->gid) < 0)
+		return shim_fail_errno(err, "process.user.gid: setgid %u", (unsigned)u->gid);
+	if (setresuid(u->uid, u->uid, u->uid) < 0)
+		return shim_fail_errno(err, "process.user.uid: setuid %u", (unsigned)u->uid);
+	return 0;
+}
+
+/* What the runtime changed for itself must not reach the program. */
+static void reset_signals(void)
+{
+	sigset_t none;
+
+	for (int sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+int process_exec(const struct oci_process *p, struct process_plan *plan,
+		 unsigned int preserve_fds, struct shim_error *err)
+{
+	for (size_t i = 0; i < p->n_rlimits; i++) {
+		struct rlimit rl = { .rlim_cur = p->rlimits[i].soft, .rlim_max = p->rlimits[i].hard };
+
+		if (setrlimit(p->rlimits[i].resource, &rl) < 0)
+			return shim_fail_errno(err, "process.rlimits[%zu]: setrlimit", i);
+	}
+	umask(p->user.has_umask ? p->user.umask : 0022);
+	if (set_user(&p->user, err) < 0)
+		return -1;
+	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return shim_fail_errno(err, "process.noNewPrivileges");
+	if (fd_pass_preserved(preserve_fds, err) < 0)
+		return -1;
+	reset_signals();
+	/* From here on nothing may open an fd: what is open now is all the
+	 * program gets, and only 0, 1, 2 and the preserved ones stay. */
+	if (unshare(CLONE_FILES) < 0)
+		return shim_fail_errno(err, "unshare(CLONE_FILES)");
+	if (fd_close_from(3 + preserve_fds, err) < 0)
+		return -1;
+	execve(plan->exe, p->args, plan->env);
+	return shim_fail_errno(err, "exec %s", plan->exe);
+}

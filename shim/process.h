@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * shim/process.h: the init's last steps, in the container's root.
+ *
+ * process_prepare() runs before the init reports ready, so that what a user
+ * gets wrong (a cwd outside the root, a program not found) fails `create`
+ * with a clear error. process_exec() runs after `start`: limits, umask,
+ * user, no_new_privs, then unshare(CLONE_FILES) and close_range(3 + N, ~0U)
+ * so that only 0, 1, 2 and the N preserved fds reach the program.
+ */
+#ifndef SHIM_PROCESS_H
+#define SHIM_PROCESS_H
+
+#include <limits.h>
+
+#include "oci/spec.h"
+#include "shim/error.h"
+
+struct process_plan {
+	char exe[PATH_MAX];	/* args[0] resolved in $PATH */
+	char **env;		/* process.env plus HOME when it is missing */
+};
+
+int process_prepare(const struct oci_process *p, struct process_plan *plan,
+		    struct shim_error *err);
+
+/* Returns only on failure. */
+int process_exec(const struct oci_process *p, struct process_plan *plan,
+		 unsigned int preserve_fds, struct shim_error *err);
+
+#endif

@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "shim/cleanup.h"
+#include "shim/mount.h"
+#include "shim/rootfs.h"
+#include "shim/syscalls.h"
+
+int rootfs_open(int root_fd, const char *path, int flags, struct shim_error *err)
+{
+	struct shim_open_how how = {
+		.flags = (uint64_t)(flags | O_CLOEXEC),
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	int fd = sys_openat2(root_fd, path, &how, sizeof(how));
+
+	if (fd < 0)
+		return shim_fail_errno(err, "open %s in the rootfs", path);
+	return fd;
+}
+
+/* One missing component: create it in parent_path, then open it. */
+static int make_one(int root_fd, const char *parent_path, const char *name,
+		    const char *full, bool as_file, struct shim_error *err)
+{
+	_cleanup_close_ int parent = rootfs_open(root_fd, parent_path, O_PATH | O_DIRECTORY, err);
+	int r;
+
+	if (parent < 0)
+		return -1;
+	if (as_file) {
+		_cleanup_close_ int f = -1;
+		/* openat wants a real directory fd to create in */
+		_cleanup_close_ int dir = rootfs_open(root_fd, parent_path, O_RDONLY | O_DIRECTORY, err);
+
+		if (dir < 0)
+			return -1;
+		f = openat(dir, name, O_CREAT | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
+		r = f < 0 && errno != EEXIST ? -1 : 0;
+	} else {
+		r = mkdirat(parent, name, 0755) < 0 && errno != EEXIST ? -1 : 0;
+	}
+	if (r < 0)
+		return shim_fail_errno(err, "creating %s in the rootfs", full);
+	return rootfs_open(root_fd, full, O_PATH, err);
+}
+
+int rootfs_make_path(int root_fd, const char *path, bool as_file, struct shim_error *err)
+{
+	char buf[PATH_MAX], *p;
+	int fd = -1;
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return shim_fail(err, ENAMETOOLONG, "%s", path);
+	/* Walk /a, /a/b, ... creating each missing part. */
+	for (p = buf + 1;; p++) {
+		bool last = *p == '\0';
+		char saved = *p;
+
+		if (*p != '/' && !last)
+			continue;
+		*p = '\0';
+		safe_close(fd);
+		fd = rootfs_open(root_fd, buf, O_PATH, NULL);
+		if (fd < 0 && errno == ENOENT) {
+			char *slash = strrchr(buf, '/');
+			char parent[PATH_MAX];
+
+			snprintf(parent, sizeof(parent), "%.*s", (int)(slash - buf), buf);
+			fd = make_one(root_fd, parent[0] ? parent : "/", slash + 1, buf,
+				      as_file && last, err);
+		} else if (fd < 0) {
+			return shim_fail_errno(err, "open %s in the rootfs", buf);
+		}
+		if (fd < 0)
+			return -1;
+		*p = saved;
+		if (last)
+			return fd;
+	}
+}
+
+static bool host_has_cgroup2(void)
+{
+	return access("/sys/fs/cgroup/cgroup.controllers", F_OK) == 0;
+}
+
+static int bind_source(const struct oci_mount *m, const char *bundle, char *buf, size_t len)
+{
+	if (!m->source || !*m->source)
+		return -1;
+	if (m->source[0] == '/')
+		snprintf(buf, len, "%s", m->source);
+	else
+		snprintf(buf, len, "%s/%s", bundle, m->source);
+	return 0;
+}
+
+static int mount_bind(int root_fd, const struct oci_mount *m, const struct mount_opts *o,
+		      const char *bundle, struct shim_error *err)
+{
+	_cleanup_close_ int tree = -1, target = -1;
+	char source[PATH_MAX];
+	struct stat st;
+
+	if (bind_source(m, bundle, source, sizeof(source)) < 0)
+		return shim_fail(err, 0, "source: missing for a bind mount");
+	if (stat(source, &st) < 0)
+		return shim_fail_errno(err, "source %s", source);
+	tree = mount_clone_tree(AT_FDCWD, source, o->rbind, err);
+	if (tree < 0)
+		return -1;
+	if (mount_set_attrs(tree, "", o->attr_set, o->attr_clr, o->rbind, err) < 0)
+		return -1;
+	target = rootfs_make_path(root_fd, m->destination, !S_ISDIR(st.st_mode), err);
+	if (target < 0)
+		return -1;
+	return mount_attach(tree, target, "", err);
+}
+
+static int mount_fs(int root_fd, const struct oci_mount *m, const struct mount_opts *o,
+		    struct shim_error *err)
+{
+	_cleanup_close_ int mnt = -1, target = -1;
+	const char *type = m->type;
+
+	/* On a cgroup v2 host, "cgroup" (what runc's spec says) means cgroup2. */
+	if (strcmp(type, "cgroup") == 0 && host_has_cgroup2())
+		type = "cgroup2";
+	mnt = mount_new_fs(type, m->source, o, err);
+	/* Where a fresh cgroup mount is refused (a cgroup v1 host, or a cgroup
+	 * namespace whose root we do not own), bind the host's hierarchy. */
+	if (mnt < 0 && err->errnum == EPERM && strncmp(type, "cgroup", 6) == 0) {
+		mnt = mount_clone_tree(AT_FDCWD, "/sys/fs/cgroup", true, err);
+		if (mnt >= 0 && mount_set_attrs(mnt, "", o->attr_set, o->attr_clr, true, err) < 0)
+			return -1;
+	}
+	if (mnt < 0)
+		return -1;
+	target = rootfs_make_path(root_fd, m->destination, false, err);
+	if (target < 0)
+		return -1;
+	return mount_attach(mnt, target, "", err);
+}
+
+static int mount_one(int root_fd, const struct oci_mount *m, const char *bundle,
+		     struct shim_error *err)
+{
+	struct mount_opts o;
+	bool bind;
+
+	if (mount_opts_parse(m->options, &o, err) < 0)
+		return -1;
+	bind = o.bind || (m->type && strcmp(m->type, "bind") == 0);
+	if (!bind && (!m->type || !*m->type))
+		return shim_fail(err, 0, "type: missing (and no bind option)");
+	if ((bind ? mount_bind(root_fd, m, &o, bundle, err) : mount_fs(root_fd, m, &o, err)) < 0)
+		return -1;
+	if (o.propagation) {
+		_cleanup_close_ int target = rootfs_open(root_fd, m->destination, O_PATH, err);
+
+		if (target < 0 || mount_set_propagation(target, "", o.propagation,
+							o.propagation_recursive, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	unsigned int major, minor;
+} default_devices[] = {
+	{ "null", 1, 3 }, { "zero", 1, 5 }, { "full", 1, 7 },
+	{ "random", 1, 8 }, { "urandom", 1, 9 }, { "tty", 5, 0 },
+};
+
+static const struct {
+	const char *name, *target;
+} default_links[] = {
+	{ "fd", "/proc/self/fd" }, { "stdin", "/proc/self/fd/0" },
+	{ "stdout", "/proc/self/fd/1" }, { "stderr", "/proc/self/fd/2" },
+	{ "ptmx", "pts/ptmx" }, { "core", "/proc/kcore" },
+};
+
+/* mknod, or where that is not allowed, a bind of the host's device. */
+static int make_device(int root_fd, int dev_fd, const char *name, dev_t dev,
+		       struct shim_error *err)
+{
+	char path[64];
+	_cleanup_close_ int tree = -1, target = -1;
+
+	if (mknodat(dev_fd, name, S_IFCHR | 0666, dev) == 0 || errno == EEXIST)
+		return 0;
+	if (errno != EPERM)
+		return shim_fail_errno(err, "mknod /dev/%s", name);
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	tree = mount_clone_tree(AT_FDCWD, path, false, err);
+	target = tree < 0 ? -1 : rootfs_make_path(root_fd, path, true, err);
+	return target < 0 ? -1 : mount_attach(tree, target, "", err);
+}
+
+static int dev_setup(int root_fd, struct shim_error *err)
+{
+	_cleanup_close_ int dev_fd = rootfs_open(root_fd, "/dev", O_RDONLY | O_DIRECTORY, err);
+
+	if (dev_fd < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof(default_devices) / sizeof(default_devices[0]); i++)
+		if (make_device(root_fd, dev_fd, default_devices[i].name,
+				makedev(default_devices[i].major, default_devices[i].minor), err) < 0)
+			return -1;
+	for (size_t i = 0; i < sizeof(default_links) / sizeof(default_links[0]); i++)
+		if (symlinkat(default_links[i].target, dev_fd, default_links[i].name) < 0 &&
+		    errno != EEXIST)
+			return shim_fail_errno(err, "symlink /dev/%s", default_links[i].name);
+	return 0;
+}
+
+static bool config_mounts_fresh_dev(const struct oci_spec *spec)
+{
+	for (size_t i = 0; i < spec->n_mounts; i++) {
+		const struct oci_mount *m = &spec->mounts[i];
+
+		if (strcmp(m->destination, "/dev") == 0)
+			return m->type && strcmp(m->type, "bind") != 0;
+	}
+	return false;
+}
+
+static int pivot(int root_fd, struct shim_error *err)
+{
+	if (fchdir(root_fd) < 0)
+		return shim_fail_errno(err, "chdir to the rootfs");
+	/* The old root ends up stacked under the new one at "."; detach it. */
+	if (sys_pivot_root(".", ".") < 0)
+		return shim_fail_errno(err, "pivot_root");
+	if (umount2(".", MNT_DETACH) < 0)
+		return shim_fail_errno(err, "detaching the old root");
+	if (chdir("/") < 0)
+		return shim_fail_errno(err, "chdir /");
+	return 0;
+}
+
+static int mask_path(const char *path, struct shim_error *err)
+{
+	struct mount_opts ro = { .attr_set = MOUNT_ATTR_RDONLY };
+	_cleanup_close_ int mnt = -1;
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return errno == ENOENT ? 0 : shim_fail_errno(err, "maskedPaths: %s", path);
+	mnt = S_ISDIR(st.st_mode) ? mount_new_fs("tmpfs", "tmpfs", &ro, err)
+				  : mount_clone_tree(AT_FDCWD, "/dev/null", false, err);
+	if (mnt < 0 || mount_attach(mnt, AT_FDCWD, path, err) < 0)
+		return shim_error_wrap(err, "maskedPaths: %s", path);
+	return 0;
+}
+
+static int readonly_path(const char *path, struct shim_error *err)
+{
+	_cleanup_close_ int mnt = -1;
+
+	if (access(path, F_OK) < 0)
+		return errno == ENOENT ? 0 : shim_fail_errno(err, "readonlyPaths: %s", path);
+	mnt = mount_clone_tree(AT_FDCWD, path, true, err);
+	if (mnt < 0 || mount_set_attrs(mnt, "", MOUNT_ATTR_RDONLY, 0, true, err) < 0 ||
+	    mount_attach(mnt, AT_FDCWD, path, err) < 0)
+		return shim_error_wrap(err, "readonlyPaths: %s", path);
+	return 0;
+}
+
+static int final_propagation(const char *name, struct shim_error *err)
+{
+	bool recursive = name[0] == 'r';
+	const char *base = name + recursive;
+	uint64_t prop = strcmp(base, "shared") == 0  ? MS_SHARED
+			: strcmp(base, "slave") == 0 ? MS_SLAVE
+			: strcmp(base, "private") == 0 ? MS_PRIVATE
+						       : MS_UNBINDABLE;
+
+	if (mount_set_propagation(AT_FDCWD, "/", prop, recursive, err) < 0)
+		return shim_error_wrap(err, "linux.rootfsPropagation %s", name);
+	return 0;
+}
+
+int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bundle,
+		 struct shim_error *err)
+{
+	_cleanup_close_ int self = -1, root_fd = -1;
+
+	if (mount_set_propagation(AT_FDCWD, "/", MS_SLAVE, true, err) < 0)
+		return shim_error_wrap(err, "making / rslave");
+	self = mount_clone_tree(AT_FDCWD, rootfs, true, err);
+	if (self < 0 || mount_attach(self, AT_FDCWD, rootfs, err) < 0)
+		return shim_error_wrap(err, "root.path: binding %s on itself", rootfs);
+	root_fd = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root_fd < 0)
+		return shim_fail_errno(err, "root.path: %s", rootfs);
+	for (size_t i = 0; i < spec->n_mounts; i++)
+		if (mount_one(root_fd, &spec->mounts[i], bundle, err) < 0)
+			return shim_error_wrap(err, "mounts[%zu] (%s)", i, spec->mounts[i].destination);
+	if (config_mounts_fresh_dev(spec) && dev_setup(root_fd, err) < 0)
+		return shim_error_wrap(err, "/dev");
+	if (pivot(root_fd, err) < 0)
+		return -1;
+	for (size_t i = 0; spec->masked_paths && spec->masked_paths[i]; i++)
+		if (mask_path(spec->masked_paths[i], err) < 0)
+			return -1;
+	for (size_t i = 0; spec->readonly_paths && spec->readonly_paths[i]; i++)
+		if (readonly_path(spec->readonly_paths[i], err) < 0)
+			return -1;
+	if (spec->root_readonly && mount_set_attrs(AT_FDCWD, "/", MOUNT_ATTR_RDONLY, 0, false, err) < 0)
+		return shim_error_wrap(err, "root.readonly");
+	if (spec->rootfs_propagation && final_propagation(spec->rootfs_propagation, err) < 0)
+		return -1;
+	return 0;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * shim/rootfs.h: the container's filesystem view, built by its init inside
+ * its new mount namespace:
+ *
+ *   1. everything below / becomes a slave, so nothing propagates back;
+ *   2. the rootfs is bind-mounted on itself (pivot_root needs a mount);
+ *   3. each config mount is made and attached at its destination, resolved
+ *      inside the rootfs (openat2 RESOLVE_IN_ROOT: a symlink cannot lead
+ *      out), creating what is missing;
+ *   4. /dev, when the config mounts a fresh one, gets the default devices;
+ *   5. pivot_root(".", ".") and the old root is detached;
+ *   6. maskedPaths, readonlyPaths, a read-only root, rootfsPropagation.
+ */
+#ifndef SHIM_ROOTFS_H
+#define SHIM_ROOTFS_H
+
+#include "oci/spec.h"
+#include "shim/error.h"
+
+/* rootfs and bundle are absolute host paths. */
+int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bundle,
+		 struct shim_error *err);
+
+/* Open path inside the tree rooted at root_fd (".." and symlinks stay in). */
+int rootfs_open(int root_fd, const char *path, int flags, struct shim_error *err);
+
+/* mkdir -p path inside root_fd's tree; with as_file the last part is an
+ * empty file. Returns an O_PATH fd of it. */
+int rootfs_make_path(int root_fd, const char *path, bool as_file, struct shim_error *err);
+
+#endif

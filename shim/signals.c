@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "shim/signals.h"
+
+static const struct {
+	const char *name;
+	int sig;
+} names[] = {
+	{ "HUP", SIGHUP },   { "INT", SIGINT },     { "QUIT", SIGQUIT },   { "ILL", SIGILL },
+	{ "TRAP", SIGTRAP }, { "ABRT", SIGABRT },   { "IOT", SIGIOT },     { "BUS", SIGBUS },
+	{ "FPE", SIGFPE },   { "KILL", SIGKILL },   { "USR1", SIGUSR1 },   { "SEGV", SIGSEGV },
+	{ "USR2", SIGUSR2 }, { "PIPE", SIGPIPE },   { "ALRM", SIGALRM },   { "TERM", SIGTERM },
+	{ "STKFLT", SIGSTKFLT }, { "CHLD", SIGCHLD }, { "CONT", SIGCONT }, { "STOP", SIGSTOP },
+	{ "TSTP", SIGTSTP }, { "TTIN", SIGTTIN },   { "TTOU", SIGTTOU },   { "URG", SIGURG },
+	{ "XCPU", SIGXCPU }, { "XFSZ", SIGXFSZ },   { "VTALRM", SIGVTALRM }, { "PROF", SIGPROF },
+	{ "WINCH", SIGWINCH }, { "IO", SIGIO },     { "POLL", SIGPOLL },   { "PWR", SIGPWR },
+	{ "SYS", SIGSYS },
+};
+
+int signal_parse(const char *text)
+{
+	char *end;
+	long n;
+
+	if (!text || !*text)
+		return -1;
+	n = strtol(text, &end, 10);
+	if (!*end)
+		return n > 0 && n < NSIG ? (int)n : -1;
+	if (strncasecmp(text, "SIG", 3) == 0)
+		text += 3;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcasecmp(names[i].name, text) == 0)
+			return names[i].sig;
+	return -1;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * shim/store.h: the state folder of each container, ROOT/ID/ (--root,
+ * default /run/shim), holding state.json and, between create and start,
+ * exec.fifo, which the init blocks on until `start` opens it.
+ */
+#ifndef SHIM_STORE_H
+#define SHIM_STORE_H
+
+#include "oci/state.h"
+#include "shim/error.h"
+
+#define STORE_FIFO "exec.fifo"
+
+/* IDs as runc takes them: letters, digits, and _ + - . (not leading '.'). */
+int store_check_id(const char *id, struct shim_error *err);
+
+/* Make ROOT/ID (error if it exists); returns an O_PATH fd of it. */
+int store_create(const char *root, const char *id, struct shim_error *err);
+
+/* Open ROOT/ID: "container \"ID\" does not exist" when it is not there. */
+int store_open(const char *root, const char *id, struct shim_error *err);
+
+/* state.json, written to a temporary file then renamed. */
+int store_write_state(int dir_fd, const struct oci_state *st, struct shim_error *err);
+struct oci_state *store_read_state(int dir_fd, const char *id, struct shim_error *err);
+
+/* Remove ROOT/ID and what it holds. */
+int store_remove(const char *root, const char *id, struct shim_error *err);
+
+/* The IDs under ROOT, sorted; NULL-terminated, malloc'd. */
+char **store_list(const char *root, struct shim_error *err);
+
+/* Write text to path atomically (temporary file in the same folder, rename). */
+int write_file_atomic(const char *path, const char *text, struct shim_error *err);
+
+#endif

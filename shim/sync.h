@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * shim/sync.h: what the container's init tells the runtime during create,
+ * over a SOCK_SEQPACKET socketpair: one message a packet.
+ *
+ *   init -> runtime   SYNC_READY   set up, now waiting for `start`
+ *   init -> runtime   SYNC_ERROR   setup failed; the text says why
+ *
+ * EOF without a message means the init died.
+ */
+#ifndef SHIM_SYNC_H
+#define SHIM_SYNC_H
+
+#include "shim/error.h"
+
+enum sync_type {
+	SYNC_READY = 1,
+	SYNC_ERROR = 2,
+};
+
+struct sync_msg {
+	enum sync_type type;
+	struct shim_error error;	/* SYNC_ERROR */
+};
+
+/* A socketpair: fds[0] for the runtime, fds[1] for the init; cloexec. */
+int sync_pair(int fds[2], struct shim_error *err);
+
+int sync_send(int fd, enum sync_type type, const struct shim_error *error);
+
+/* 1 with *msg filled, 0 on EOF, -1 with err filled. */
+int sync_recv(int fd, struct sync_msg *msg, struct shim_error *err);
+
+#endif
