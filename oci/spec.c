@@ -135,9 +135,45 @@ static int parse_rlimits(yajl_val arr, struct oci_process *p, struct shim_error 
 	return 0;
 }
 
+static int parse_cap_set(yajl_val caps, const char *key, uint64_t *mask,
+			 struct shim_error *err)
+{
+	char where[64];
+	char **names = NULL;
+
+	snprintf(where, sizeof(where), "process.capabilities");
+	if (json_get_strv(caps, key, where, &names, err) < 0)
+		return -1;
+	for (size_t i = 0; names && names[i]; i++) {
+		int cap = oci_cap_from_name(names[i]);
+
+		if (cap < 0) {
+			snprintf(where, sizeof(where), "process.capabilities.%s[%zu]", key, i);
+			json_fail(err, where, "unknown capability \"%s\"", names[i]);
+			strv_free(names);
+			return -1;
+		}
+		*mask |= 1ULL << cap;
+	}
+	strv_free(names);
+	return 0;
+}
+
+static int parse_caps(yajl_val caps, struct oci_capabilities *c, struct shim_error *err)
+{
+	c->present = true;
+	if (parse_cap_set(caps, "bounding", &c->bounding, err) < 0 ||
+	    parse_cap_set(caps, "effective", &c->effective, err) < 0 ||
+	    parse_cap_set(caps, "inheritable", &c->inheritable, err) < 0 ||
+	    parse_cap_set(caps, "permitted", &c->permitted, err) < 0 ||
+	    parse_cap_set(caps, "ambient", &c->ambient, err) < 0)
+		return -1;
+	return 0;
+}
+
 static int parse_process(yajl_val proc, struct oci_process *p, struct shim_error *err)
 {
-	yajl_val user = NULL, rlimits = NULL;
+	yajl_val user = NULL, rlimits = NULL, caps = NULL;
 	int r;
 
 	if (json_get_bool(proc, "terminal", "process", &p->terminal, err) < 0)
@@ -170,6 +206,9 @@ static int parse_process(yajl_val proc, struct oci_process *p, struct shim_error
 	if ((r = json_get_array(proc, "rlimits", "process", &rlimits, err)) < 0)
 		return -1;
 	if (rlimits && parse_rlimits(rlimits, p, err) < 0)
+		return -1;
+	if (json_get_object(proc, "capabilities", "process", &caps, err) < 0 ||
+	    (caps && parse_caps(caps, &p->caps, err) < 0))
 		return -1;
 	return json_get_bool(proc, "noNewPrivileges", "process", &p->no_new_privileges, err) < 0 ? -1 : 0;
 }
@@ -268,6 +307,7 @@ static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 	if (parse_abs_paths(lx, "maskedPaths", &s->masked_paths, err) < 0 ||
 	    parse_abs_paths(lx, "readonlyPaths", &s->readonly_paths, err) < 0)
 		return -1;
+	s->has_seccomp = json_member(lx, "seccomp") && !YAJL_IS_NULL(json_member(lx, "seccomp"));
 	if (json_get_string(lx, "rootfsPropagation", "linux", &s->rootfs_propagation, err) < 0)
 		return -1;
 	if (s->rootfs_propagation) {
@@ -322,7 +362,7 @@ static int parse_root(yajl_val tree, struct oci_spec *s, struct shim_error *err)
 
 static int parse_tree(yajl_val tree, struct oci_spec *s, struct shim_error *err)
 {
-	yajl_val proc = NULL, mounts = NULL, lx = NULL, ann = NULL;
+	yajl_val proc = NULL, mounts = NULL, lx = NULL, ann = NULL, hooks = NULL;
 	int r;
 
 	if (!YAJL_IS_OBJECT(tree))
@@ -346,6 +386,13 @@ static int parse_tree(yajl_val tree, struct oci_spec *s, struct shim_error *err)
 	if (json_get_object(tree, "linux", "", &lx, err) < 0 ||
 	    (lx && parse_linux(lx, s, err) < 0))
 		return -1;
+	if (json_get_object(tree, "hooks", "", &hooks, err) < 0)
+		return -1;
+	for (size_t i = 0; hooks && i < hooks->u.object.len; i++) {
+		yajl_val list = hooks->u.object.values[i];
+
+		s->has_hooks = s->has_hooks || (YAJL_IS_ARRAY(list) && list->u.array.len > 0);
+	}
 	if (json_get_object(tree, "annotations", "", &ann, err) < 0 ||
 	    (ann && parse_annotations(ann, s, err) < 0))
 		return -1;

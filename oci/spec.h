@@ -28,6 +28,12 @@ struct oci_user {
 	size_t n_additional_gids;
 };
 
+/* process.capabilities, as bit masks (1 << CAP_*). */
+struct oci_capabilities {
+	bool present;		/* absent: the runtime leaves capabilities alone */
+	uint64_t bounding, effective, inheritable, permitted, ambient;
+};
+
 struct oci_process {
 	bool terminal;
 	struct oci_user user;
@@ -37,6 +43,7 @@ struct oci_process {
 	struct oci_rlimit *rlimits;
 	size_t n_rlimits;
 	bool no_new_privileges;
+	struct oci_capabilities caps;
 };
 
 struct oci_mount {
@@ -78,6 +85,8 @@ struct oci_spec {
 	char **readonly_paths;	/* NULL-terminated */
 	char *rootfs_propagation;	/* NULL: the default (rslave) */
 	char **annotations;	/* key, value, key, value, ..., NULL */
+	bool has_hooks;		/* "hooks" holds at least one hook */
+	bool has_seccomp;	/* "linux.seccomp" is given */
 };
 
 /* Parse config.json text. On error fills err (naming the JSON path) and
@@ -89,6 +98,9 @@ void oci_spec_free(struct oci_spec *spec);
 /* The namespace entry of that type, or NULL if the config has none. */
 const struct oci_namespace *oci_spec_namespace(const struct oci_spec *spec,
 					       enum oci_ns_type type);
+
+/* CAP_* number of a capability name, -1 if unknown. */
+int oci_cap_from_name(const char *name);
 
 /* "pid", "network", ... as in the spec. */
 const char *oci_ns_type_name(enum oci_ns_type type);

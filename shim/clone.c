@@ -27,8 +27,8 @@ static pid_t clone_fallback(uint64_t ns_flags, int *pidfd, struct shim_error *er
 	return pid;
 }
 
-pid_t clone_with_pidfd(uint64_t ns_flags, bool force_fallback, clone_fn fn, void *arg,
-		       int *pidfd, struct shim_error *err)
+pid_t clone_with_pidfd(uint64_t ns_flags, clone_fn fn, void *arg, int *pidfd,
+		       struct shim_error *err)
 {
 	int fd = -1;
 	struct shim_clone_args args = {
@@ -36,12 +36,11 @@ pid_t clone_with_pidfd(uint64_t ns_flags, bool force_fallback, clone_fn fn, void
 		.pidfd = (uint64_t)(uintptr_t)&fd,
 		.exit_signal = SIGCHLD,
 	};
-	pid_t pid = -1;
+	pid_t pid;
 
-	if (!force_fallback)
-		/* CLONE_ARGS_SIZE_VER0: what every kernel with clone3 takes */
-		pid = sys_clone3(&args, offsetof(struct shim_clone_args, set_tid));
-	if (pid < 0 && (force_fallback || errno == ENOSYS))
+	/* CLONE_ARGS_SIZE_VER0: what every kernel with clone3 takes */
+	pid = sys_clone3(&args, offsetof(struct shim_clone_args, set_tid));
+	if (pid < 0 && errno == ENOSYS)
 		pid = clone_fallback(ns_flags, &fd, err);
 	else if (pid < 0)
 		return shim_fail_errno(err, "clone3");

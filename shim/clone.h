@@ -18,9 +18,8 @@
 typedef int (*clone_fn)(void *arg);
 
 /* Fork-like: the child runs fn(arg) and exits. Returns the child's pid
- * and its pidfd in *pidfd, or -1 with err. force_fallback: skip clone3
- * (the tests use it to exercise the fallback). */
-pid_t clone_with_pidfd(uint64_t ns_flags, bool force_fallback, clone_fn fn, void *arg,
-		       int *pidfd, struct shim_error *err);
+ * and its pidfd in *pidfd, or -1 with err. */
+pid_t clone_with_pidfd(uint64_t ns_flags, clone_fn fn, void *arg, int *pidfd,
+		       struct shim_error *err);
 
 #endif

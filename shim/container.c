@@ -56,9 +56,10 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	if (c->spec->hostname && *c->spec->hostname &&
 	    sethostname(c->spec->hostname, strlen(c->spec->hostname)) < 0)
 		return shim_fail_errno(err, "hostname: sethostname");
-	if (rootfs_setup(c->spec, c->rootfs, c->bundle, err) < 0)
+	if (rootfs_setup(c->spec, c->rootfs, c->bundle, err) < 0 ||
+	    process_prepare(&c->spec->process, plan, err) < 0)
 		return -1;
-	return process_prepare(&c->spec->process, plan, err);
+	return rootfs_finish(c->spec, err);
 }
 
 /* Blocks until `start` opens the fifo for reading. */
@@ -190,6 +191,11 @@ static int check_supported(const struct create_opts *o, const struct bundle *b,
 				 "(set it to false)");
 	if (o->console_socket)
 		return shim_fail(err, ENOTSUP, "--console-socket: terminals are not supported yet");
+	/* Better refused than silently skipped: both are a promise to the user. */
+	if (b->spec->has_seccomp)
+		return shim_fail(err, ENOTSUP, "linux.seccomp: seccomp is not supported yet");
+	if (b->spec->has_hooks)
+		return shim_fail(err, ENOTSUP, "hooks: hooks are not supported yet");
 	if (ns_check_supported(b->spec, err) < 0)
 		return -1;
 	return fd_check_preserved(o->preserve_fds, err);
@@ -215,7 +221,7 @@ static int spawn_init(const struct create_opts *o, const struct bundle *b, int d
 	}
 	ctx.runtime_sync_fd = sync[0];
 	ctx.sync_fd = sync[1];
-	pid = clone_with_pidfd(ns_clone_flags(b->spec), o->no_clone3, init_main, &ctx, pidfd, err);
+	pid = clone_with_pidfd(ns_clone_flags(b->spec), init_main, &ctx, pidfd, err);
 	safe_close(sync[1]);
 	ns_close_joins(&joins);
 	if (pid > 0) {

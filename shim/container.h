@@ -30,7 +30,6 @@ struct create_opts {
 	const char *console_socket;	/* --console-socket or NULL */
 	const char *pidfd_socket;	/* --pidfd-socket or NULL */
 	unsigned int preserve_fds;	/* --preserve-fds */
-	bool no_clone3;			/* SHIM_NO_CLONE3=1: use the fallback */
 };
 
 enum container_status { STATUS_CREATED, STATUS_RUNNING, STATUS_STOPPED };

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "shim/caps.h"
 #include "shim/fd.h"
 #include "shim/process.h"
 
@@ -178,7 +179,8 @@ int process_exec(const struct oci_process *p, struct process_plan *plan,
 			return shim_fail_errno(err, "process.rlimits[%zu]: setrlimit", i);
 	}
 	umask(p->user.has_umask ? p->user.umask : 0022);
-	if (set_user(&p->user, err) < 0)
+	if (caps_drop_bounding(&p->caps, err) < 0 || set_user(&p->user, err) < 0 ||
+	    caps_set(&p->caps, err) < 0)
 		return -1;
 	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return shim_fail_errno(err, "process.noNewPrivileges");

@@ -5,8 +5,9 @@
  * process_prepare() runs before the init reports ready, so that what a user
  * gets wrong (a cwd outside the root, a program not found) fails `create`
  * with a clear error. process_exec() runs after `start`: limits, umask,
- * user, no_new_privs, then unshare(CLONE_FILES) and close_range(3 + N, ~0U)
- * so that only 0, 1, 2 and the N preserved fds reach the program.
+ * capabilities and user, no_new_privs, then unshare(CLONE_FILES) and
+ * close_range(3 + N, ~0U), so that only 0, 1, 2 and the N preserved fds
+ * reach the program.
  */
 #ifndef SHIM_PROCESS_H
 #define SHIM_PROCESS_H

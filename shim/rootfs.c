@@ -314,6 +314,11 @@ int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bu
 	for (size_t i = 0; spec->readonly_paths && spec->readonly_paths[i]; i++)
 		if (readonly_path(spec->readonly_paths[i], err) < 0)
 			return -1;
+	return 0;
+}
+
+int rootfs_finish(const struct oci_spec *spec, struct shim_error *err)
+{
 	if (spec->root_readonly && mount_set_attrs(AT_FDCWD, "/", MOUNT_ATTR_RDONLY, 0, false, err) < 0)
 		return shim_error_wrap(err, "root.readonly");
 	if (spec->rootfs_propagation && final_propagation(spec->rootfs_propagation, err) < 0)

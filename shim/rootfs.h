@@ -10,7 +10,9 @@
  *      out), creating what is missing;
  *   4. /dev, when the config mounts a fresh one, gets the default devices;
  *   5. pivot_root(".", ".") and the old root is detached;
- *   6. maskedPaths, readonlyPaths, a read-only root, rootfsPropagation.
+ *   6. maskedPaths, readonlyPaths;
+ *   7. (rootfs_finish, once the init made its cwd) a read-only root and
+ *      rootfsPropagation.
  */
 #ifndef SHIM_ROOTFS_H
 #define SHIM_ROOTFS_H
@@ -21,6 +23,9 @@
 /* rootfs and bundle are absolute host paths. */
 int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bundle,
 		 struct shim_error *err);
+
+/* Step 7, after process_prepare(), which may create the cwd. */
+int rootfs_finish(const struct oci_spec *spec, struct shim_error *err);
 
 /* Open path inside the tree rooted at root_fd (".." and symlinks stay in). */
 int rootfs_open(int root_fd, const char *path, int flags, struct shim_error *err);

@@ -252,6 +252,15 @@ static inline int sys_pivot_root(const char *new_root, const char *put_old)
 	return (int)syscall(__NR_pivot_root, new_root, put_old);
 }
 
+/* --- capset (2.2; version 3 headers 2.6.26), which glibc does not wrap --- */
+#include <linux/capability.h>
+
+static inline int sys_capset(struct __user_cap_header_struct *hdr,
+			     struct __user_cap_data_struct *data)
+{
+	return (int)syscall(__NR_capset, hdr, data);
+}
+
 /* --- openat2 (5.6) --- */
 #ifndef RESOLVE_IN_ROOT
 #define RESOLVE_NO_XDEV 0x01

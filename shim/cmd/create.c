@@ -28,7 +28,6 @@ int cmd_parse_create(const char *root, int argc, char **argv, bool *detach,
 	memset(o, 0, sizeof(*o));
 	o->root = root;
 	o->bundle = ".";
-	o->no_clone3 = getenv("SHIM_NO_CLONE3") && strcmp(getenv("SHIM_NO_CLONE3"), "1") == 0;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, flags, opts, NULL)) != -1) {

@@ -30,3 +30,104 @@ assert_success() {
 require_guest() {
 	[ -n "${SHIM_KERNEL_RELEASE:-}" ] || skip "runs only in the QEMU guest (tests/vm/run)"
 }
+
+SHIM_BIN=$BUILD/shim
+
+# A fresh bundle (busybox rootfs, default config, terminal off) and state
+# root for each test; ARGs become process.args.
+setup_bundle() {
+	BUNDLE=$BATS_TEST_TMPDIR/bundle
+	ROOT=$BATS_TEST_TMPDIR/root
+	"$TOP/tests/payload/make-busybox-bundle" "$BUNDLE" "$@"
+	MOUNTS_BEFORE=$(wc -l < /proc/self/mountinfo)
+}
+
+# shim with this test's --root.
+shim() {
+	"$SHIM_BIN" --root "$ROOT" "$@"
+}
+
+# create or run -d, with stdio on a file and bats's fd 3 closed: a waiting
+# or running init keeps what it inherited open, and bats would wait for it.
+# Sets status and output as `run` does.
+shim_detached() {
+	local out=$BATS_TEST_TMPDIR/detached.$RANDOM
+	status=0
+	"$SHIM_BIN" --root "$ROOT" "$@" < /dev/null > "$out" 2>&1 3>&- || status=$?
+	output=$(cat "$out")
+}
+
+# Apply a jq filter to the bundle's config.json.
+update_config() {
+	jq "$@" "$BUNDLE/config.json" > "$BUNDLE/config.json.new"
+	mv "$BUNDLE/config.json.new" "$BUNDLE/config.json"
+}
+
+assert_failure() {
+	if [ "$status" -eq 0 ]; then
+		echo "expected a failure"
+		show_run
+		return 1
+	fi
+}
+
+# $output contains the text.
+assert_output_has() {
+	if [[ "$output" != *"$1"* ]]; then
+		echo "expected output to contain: $1"
+		show_run
+		return 1
+	fi
+}
+
+# The status field of `shim state ID`.
+container_status() {
+	shim state "$1" | jq -r .status
+}
+
+# Nothing of a failed or deleted container stays: no state folder, no
+# process in another mount namespace than ours, no new mount here.
+assert_nothing_left() {
+	local left ns ours p ppid
+	left=$(ls -A "$ROOT" 2>/dev/null || true)
+	if [ -n "$left" ]; then
+		echo "state left behind in $ROOT: $left"
+		return 1
+	fi
+	# Kernel threads (kthreadd, PID 2, and its children) do not count:
+	# kdevtmpfs has a mount namespace of its own.
+	ours=$(readlink /proc/self/ns/mnt)
+	for p in /proc/[0-9]*; do
+		read -r _ _ _ ppid _ < "$p/stat" 2>/dev/null || continue
+		[ "$p" != /proc/2 ] && [ "$ppid" != 2 ] || continue
+		ns=$(readlink "$p/ns/mnt" 2>/dev/null) || continue
+		if [ "$ns" != "$ours" ]; then
+			echo "process ${p#/proc/} ($(tr '\0' ' ' < "$p/cmdline")) is in another mount namespace"
+			return 1
+		fi
+	done
+	if [ "$(wc -l < /proc/self/mountinfo)" -ne "$MOUNTS_BEFORE" ]; then
+		echo "mounts changed"
+		return 1
+	fi
+}
+
+# Wait (up to 10 s) until the container has the status.
+wait_for_status() {
+	local id=$1 want=$2 i
+	for i in $(seq 100); do
+		[ "$(container_status "$id")" = "$want" ] && return 0
+		sleep 0.1
+	done
+	echo "container $id is $(container_status "$id"), not $want"
+	return 1
+}
+
+teardown() {
+	# Leave no container behind for the next test, whatever happened.
+	if [ -n "${ROOT:-}" ] && [ -d "$ROOT" ]; then
+		for id in $("$SHIM_BIN" --root "$ROOT" list -q 2>/dev/null); do
+			"$SHIM_BIN" --root "$ROOT" delete -f "$id" >/dev/null 2>&1 || true
+		done
+	fi
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * shim/caps.h: process.capabilities, applied in two steps around the
+ * switch to the container's user: caps_drop_bounding() while still root
+ * (dropping from the bounding set needs CAP_SETPCAP) and asking to keep the
+ * permitted set across setuid, then caps_set() for the effective,
+ * permitted and inheritable sets and the ambient set. Capabilities this
+ * kernel does not have (above cap_last_cap) are left out.
+ */
+#ifndef SHIM_CAPS_H
+#define SHIM_CAPS_H
+
+#include "oci/spec.h"
+#include "shim/error.h"
+
+int caps_drop_bounding(const struct oci_capabilities *c, struct shim_error *err);
+int caps_set(const struct oci_capabilities *c, struct shim_error *err);
+
+#endif

@@ -1,0 +1,158 @@
+#!/usr/bin/env bats
+# What config.json asks for is what the container gets.
+
+load helpers
+
+setup() {
+	require_guest
+}
+
+# Run the container with these process.args and expect this output.
+run_outputs() {
+	local want=$1
+	shift
+	setup_bundle "$@"
+	[ -z "${CONFIG_EDIT:-}" ] || update_config "$CONFIG_EDIT"
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "$want"
+}
+
+@test "the init is PID 1 of a new PID namespace" {
+	run_outputs 1 sh -c 'echo $$'
+}
+
+@test "hostname is set in the new UTS namespace" {
+	CONFIG_EDIT='.hostname = "box"' run_outputs box hostname
+}
+
+@test "env and cwd are applied" {
+	CONFIG_EDIT='.process.env += ["FOO=bar"] | .process.cwd = "/tmp"' \
+		run_outputs "bar /tmp" sh -c 'echo $FOO $(pwd)'
+}
+
+@test "a missing cwd is created" {
+	CONFIG_EDIT='.process.cwd = "/work/here"' run_outputs /work/here pwd
+}
+
+@test "HOME comes from the container's /etc/passwd" {
+	run_outputs /root sh -c 'echo $HOME'
+}
+
+@test "user uid, gid and additionalGids are applied" {
+	CONFIG_EDIT='.process.user = {"uid": 1000, "gid": 1001, "additionalGids": [1002, 1003]}' \
+		run_outputs "1000 1001 1001 1002 1003" sh -c 'echo $(id -u) $(id -g) $(id -G)'
+}
+
+@test "umask is applied" {
+	CONFIG_EDIT='.process.user.umask = 63' run_outputs 0077 sh -c 'umask'
+}
+
+@test "rlimits are applied" {
+	CONFIG_EDIT='.process.rlimits = [{"type": "RLIMIT_NOFILE", "soft": 512, "hard": 800}]' \
+		run_outputs "512 800" sh -c 'echo $(ulimit -n) $(ulimit -Hn)'
+}
+
+@test "noNewPrivileges is applied" {
+	run_outputs "NoNewPrivs:	1" sh -c 'grep NoNewPrivs /proc/self/status'
+}
+
+@test "a read-only root cannot be written" {
+	setup_bundle sh -c 'touch /x 2>&1; true'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output_has "Read-only file system"
+}
+
+@test "a writable root can be written when root.readonly is false" {
+	CONFIG_EDIT='.root.readonly = false' run_outputs ok sh -c 'touch /x && echo ok'
+}
+
+@test "maskedPaths hide files and folders" {
+	run_outputs "0 0" sh -c 'echo $(wc -c < /proc/kcore) $(ls /sys/firmware | wc -l)'
+}
+
+@test "readonlyPaths cannot be written" {
+	setup_bundle sh -c 'echo x > /proc/sys/kernel/hostname 2>&1; true'
+	run shim run -b "$BUNDLE" c1
+	assert_output_has "Read-only file system"
+}
+
+@test "/dev has the default devices and a devpts" {
+	run_outputs "c c c c c c devpts" sh -c \
+		'for d in null zero full random urandom tty; do [ -c /dev/$d ] && printf "c "; done; grep -o "^devpts /dev/pts devpts" /proc/mounts | cut -d" " -f3'
+}
+
+@test "/dev/null discards and /dev/zero reads zeros" {
+	run_outputs "0" sh -c 'echo x > /dev/null && head -c 4 /dev/zero | tr -d "\\0" | wc -c'
+}
+
+@test "the default mounts are there with their options" {
+	run_outputs "proc sysfs ro cgroup2 ro" sh -c \
+		'awk "\$2==\"/proc\"{a=\$3} \$2==\"/sys\"{b=\$3\" \"substr(\$4,1,2)} \$2==\"/sys/fs/cgroup\"{c=\$3\" \"substr(\$4,1,2)} END{print a, b, c}" /proc/mounts'
+}
+
+@test "a bind mount shows the host folder, read-only when asked" {
+	mkdir -p "$BATS_TEST_TMPDIR/share"
+	echo shared > "$BATS_TEST_TMPDIR/share/file"
+	setup_bundle sh -c 'cat /mnt/share/file; echo y > /mnt/share/new 2>&1; true'
+	update_config --arg src "$BATS_TEST_TMPDIR/share" \
+		'.mounts += [{"destination": "/mnt/share", "type": "bind", "source": $src, "options": ["rbind", "ro"]}]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output_has shared
+	assert_output_has "Read-only file system"
+	[ ! -e "$BATS_TEST_TMPDIR/share/new" ]
+}
+
+@test "a bind mount of a file creates its target" {
+	echo one-file > "$BATS_TEST_TMPDIR/f"
+	CONFIG_EDIT=".mounts += [{\"destination\": \"/etc/extra/f\", \"type\": \"bind\", \"source\": \"$BATS_TEST_TMPDIR/f\", \"options\": [\"bind\"]}]" \
+		run_outputs one-file cat /etc/extra/f
+}
+
+@test "a mount target through a symlink stays inside the rootfs" {
+	setup_bundle sh -c 'ls /escape'
+	ln -s /../../../../.. "$BUNDLE/rootfs/escape"
+	update_config '.mounts += [{"destination": "/escape/pwned", "type": "tmpfs", "source": "tmpfs"}]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	[ ! -e /pwned ]
+	[ -d "$BUNDLE/rootfs/pwned" ]
+}
+
+@test "a namespace joined by path is shared with its owner" {
+	setup_bundle sleep 100
+	shim_detached run -d -b "$BUNDLE" owner
+	pid=$(shim state owner | jq .pid)
+	want=$(readlink "/proc/$pid/ns/net")
+	cp -r "$BUNDLE" "$BATS_TEST_TMPDIR/b2"
+	BUNDLE=$BATS_TEST_TMPDIR/b2
+	update_config --arg p "/proc/$pid/ns/net" \
+		'.process.args = ["readlink", "/proc/self/ns/net"] | (.linux.namespaces[] | select(.type == "network")).path = $p'
+	run shim run -b "$BUNDLE" c2
+	assert_success
+	assert_output "$want"
+}
+
+@test "mounts reach neither the host nor other containers" {
+	setup_bundle sleep 100
+	shim_detached run -d -b "$BUNDLE" c1
+	[ "$(wc -l < /proc/self/mountinfo)" -eq "$MOUNTS_BEFORE" ]
+}
+
+@test "process.capabilities limit the container's root to those sets" {
+	# runc's default: CAP_KILL (5), CAP_NET_BIND_SERVICE (10), CAP_AUDIT_WRITE (29)
+	run_outputs "0000000020000420 0000000020000420" sh -c \
+		'echo $(awk "/^CapEff/{print \$2}" /proc/self/status) $(awk "/^CapBnd/{print \$2}" /proc/self/status)'
+}
+
+@test "ambient capabilities reach a non-root process" {
+	CONFIG_EDIT='.process.user = {"uid": 1000, "gid": 1000} | .process.capabilities.ambient = ["CAP_KILL"] | .process.capabilities.inheritable = ["CAP_KILL"]' \
+		run_outputs "0000000000000020" sh -c 'awk "/^CapEff/{print \$2}" /proc/self/status'
+}
+
+@test "without process.capabilities root keeps its capabilities" {
+	CONFIG_EDIT='del(.process.capabilities)' \
+		run_outputs "000001ffffffffff" sh -c 'awk "/^CapBnd/{print \$2}" /proc/self/status'
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bats
+# Nothing of the runtime's fds reaches the container; --preserve-fds does;
+# and the fallbacks for kernels without clone3 or close_range keep it so.
+
+load helpers
+
+# with_fds "N..." CMD...: run CMD with exactly fds 0-2 and the listed ones
+# open (bats keeps fd 3 for itself, so the test must not touch its own).
+with_fds() {
+	local fds=$1
+	shift
+	run bash -c 'for fd in 3 4 5 6 7 8 9; do eval "exec $fd>&-"; done
+		for fd in $0; do eval "exec $fd</dev/null"; done
+		exec "$@"' "$fds" "$@"
+}
+
+setup() {
+	require_guest
+	# sh stays PID 1 (two commands), so /proc/1/fd is the init's table.
+	setup_bundle sh -c 'ls /proc/1/fd; true'
+}
+
+@test "the container's init holds only fds 0, 1 and 2" {
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "$(printf '0\n1\n2')"
+}
+
+@test "fds open in the caller do not reach the container" {
+	with_fds "3 5 7" "$SHIM_BIN" --root "$ROOT" run -b "$BUNDLE" c1
+	assert_success
+	assert_output "$(printf '0\n1\n2')"
+}
+
+@test "--preserve-fds 2 passes fds 3 and 4 and nothing above" {
+	with_fds "3 4 5" "$SHIM_BIN" --root "$ROOT" run --preserve-fds 2 -b "$BUNDLE" c1
+	assert_success
+	assert_output "$(printf '0\n1\n2\n3\n4')"
+}
+
+@test "--preserve-fds naming a closed fd is an error that names the flag" {
+	with_fds "3 5" "$SHIM_BIN" --root "$ROOT" run --preserve-fds 3 -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "--preserve-fds 3: fd 4 is not open"
+	assert_nothing_left
+}
+
+@test "without close_range the /proc/self/fd fallback closes the same fds" {
+	with_fds "3 5" "$PAYLOAD/no-syscall" close_range "$SHIM_BIN" --root "$ROOT" run -b "$BUNDLE" c1
+	assert_success
+	assert_output "$(printf '0\n1\n2')"
+}
+
+@test "without clone3 the init is still held by a pidfd (clone + pidfd_open)" {
+	update_config '.process.args = ["sh", "-c", "exit 3"]'
+	run "$PAYLOAD/no-syscall" clone3 "$SHIM_BIN" --root "$ROOT" run -b "$BUNDLE" c1
+	[ "$status" -eq 3 ] || { show_run; false; }
+}
+
+@test "without pidfd_open, state fails with an error naming it" {
+	update_config '.process.args = ["true"]'
+	shim_detached run -d -b "$BUNDLE" c1
+	wait_for_status c1 stopped
+	run "$PAYLOAD/no-syscall" pidfd_open "$SHIM_BIN" --root "$ROOT" state c1
+	assert_failure
+	assert_output_has "pidfd_open"
+}
+
+@test "a PID reused after the init exited is never taken for the container" {
+	update_config '.process.args = ["true"]'
+	shim_detached run -d -b "$BUNDLE" c1
+	wait_for_status c1 stopped
+	# Point the state at a live process with that PID but another start time.
+	sleep 100 &
+	other=$!
+	jq --argjson pid "$other" '.pid = $pid' "$ROOT/c1/state.json" > "$ROOT/c1/state.new"
+	mv "$ROOT/c1/state.new" "$ROOT/c1/state.json"
+	run shim kill c1 KILL
+	assert_failure
+	assert_output_has "container not running"
+	kill -0 "$other"
+	kill "$other"
+}

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The small pure pieces: mount options, signals, IDs, state JSON, fds. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include "oci/state.h"
+#include "shim/fd.h"
+#include "shim/mount_options.h"
+#include "shim/pidfd.h"
+#include "shim/signals.h"
+#include "shim/store.h"
+#include "shim/syscalls.h"
+#include "tests/unit/tap.h"
+
+static struct shim_error err;
+
+TEST(mount_options_sort_into_attributes_and_parameters)
+{
+	char *opts[] = { "nosuid", "strictatime", "mode=755", "size=65536k", "ro", "newinstance", NULL };
+	struct mount_opts o;
+
+	CHECK(mount_opts_parse(opts, &o, &err) == 0);
+	CHECK(o.attr_set == (MOUNT_ATTR_NOSUID | MOUNT_ATTR_STRICTATIME | MOUNT_ATTR_RDONLY));
+	CHECK(o.attr_clr & MOUNT_ATTR__ATIME);
+	CHECK(o.n_fs_params == 3);
+	CHECK_STR(o.fs_params[0], "mode=755");
+	CHECK_STR(o.fs_params[2], "newinstance");
+	CHECK(!o.bind && !o.propagation);
+	return 0;
+}
+
+TEST(later_mount_options_win)
+{
+	char *opts[] = { "ro", "rw", "noexec", "exec", NULL };
+	struct mount_opts o;
+
+	CHECK(mount_opts_parse(opts, &o, &err) == 0);
+	CHECK(o.attr_set == 0);
+	CHECK(o.attr_clr == (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC));
+	return 0;
+}
+
+TEST(bind_and_propagation_options)
+{
+	char *opts[] = { "rbind", "rslave", "defaults", NULL };
+	struct mount_opts o;
+
+	CHECK(mount_opts_parse(opts, &o, &err) == 0);
+	CHECK(o.bind && o.rbind);
+	CHECK(o.propagation == MS_SLAVE && o.propagation_recursive);
+	CHECK(o.n_fs_params == 0);
+	return 0;
+}
+
+TEST(unsupported_mount_options_are_named)
+{
+	char *opts[] = { "rw", "tmpcopyup", NULL };
+	struct mount_opts o;
+
+	CHECK(mount_opts_parse(opts, &o, &err) == -1);
+	CHECK_STR(err.msg, "option \"tmpcopyup\" is not supported");
+	return 0;
+}
+
+TEST(signals_by_name_and_number)
+{
+	CHECK(signal_parse("KILL") == SIGKILL);
+	CHECK(signal_parse("SIGTERM") == SIGTERM);
+	CHECK(signal_parse("usr1") == SIGUSR1);
+	CHECK(signal_parse("9") == 9);
+	CHECK(signal_parse("0") == -1);
+	CHECK(signal_parse("999") == -1);
+	CHECK(signal_parse("SIGBOGUS") == -1);
+	CHECK(signal_parse("") == -1);
+	return 0;
+}
+
+TEST(container_ids)
+{
+	CHECK(store_check_id("web-1_a.b+c", &err) == 0);
+	CHECK(store_check_id("../x", &err) == -1);
+	CHECK(store_check_id(".hidden", &err) == -1);
+	CHECK(store_check_id("a/b", &err) == -1);
+	CHECK(store_check_id("", &err) == -1);
+	CHECK_STR(err.msg, "invalid container ID format: \"\"");
+	return 0;
+}
+
+TEST(state_round_trips_with_private_fields)
+{
+	char *ann[] = { "k", "v", NULL };
+	struct oci_state st = {
+		.oci_version = "1.2.0", .id = "c1", .pid = 42, .status = "created",
+		.bundle = "/b", .rootfs = "/b/rootfs", .created = "2026-01-01T00:00:00.000000001Z",
+		.owner = "", .annotations = ann, .init_start_time = 123456789012ULL,
+	};
+	char *json = oci_state_to_json(&st, true, false, &err);
+	struct oci_state *back = oci_state_parse(json, strlen(json), &err);
+
+	CHECK(back);
+	CHECK_STR(back->id, "c1");
+	CHECK(back->pid == 42);
+	CHECK(back->init_start_time == 123456789012ULL);
+	CHECK_STR(back->annotations[1], "v");
+	free(json);
+	oci_state_free(back);
+	return 0;
+}
+
+TEST(public_state_hides_private_fields)
+{
+	struct oci_state st = {
+		.oci_version = "1.2.0", .id = "c1", .pid = 1, .status = "running",
+		.bundle = "/b", .rootfs = "/b/r", .created = "t", .owner = "",
+		.init_start_time = 5,
+	};
+	char *json = oci_state_to_json(&st, false, true, &err);
+
+	CHECK(json && !strstr(json, "initStartTime") && strstr(json, "\n  \"id\": \"c1\""));
+	free(json);
+	return 0;
+}
+
+TEST(close_from_proc_closes_from_first_up)
+{
+	int a = open("/dev/null", O_RDONLY), b = open("/dev/null", O_RDONLY);
+
+	CHECK(a >= 3 && b > a);
+	CHECK(fd_close_from_proc((unsigned int)b, &err) == 0);
+	CHECK(fcntl(a, F_GETFD) >= 0);
+	CHECK(fcntl(b, F_GETFD) < 0);
+	close(a);
+	return 0;
+}
+
+TEST(preserved_fds_must_be_open)
+{
+	int fd = dup2(0, 3);
+
+	CHECK(fd == 3);
+	close(4);
+	CHECK(fd_check_preserved(1, &err) == 0);
+	CHECK(fd_check_preserved(2, &err) == -1);
+	CHECK_STR(err.msg, "--preserve-fds 2: fd 4 is not open");
+	close(3);
+	return 0;
+}
+
+TEST(start_time_of_self_is_stable)
+{
+	unsigned long long a, b;
+
+	CHECK(proc_start_time(getpid(), &a, &err) == 0);
+	CHECK(proc_start_time(getpid(), &b, &err) == 0);
+	CHECK(a == b && a > 0);
+	return 0;
+}
+
+TEST(a_pid_with_another_start_time_is_not_opened)
+{
+	unsigned long long t;
+
+	CHECK(proc_start_time(getpid(), &t, &err) == 0);
+	if (sys_pidfd_open(getpid(), 0) < 0 && errno == ENOSYS)
+		SKIP("no pidfd_open here (valgrind does not know it)");
+	CHECK(pidfd_open_verified(getpid(), t + 1, &err) == -1 && errno == ESRCH);
+	return 0;
+}
+
+int main(void)
+{
+	TAP_PLAN(12);
+	RUN(mount_options_sort_into_attributes_and_parameters);
+	RUN(later_mount_options_win);
+	RUN(bind_and_propagation_options);
+	RUN(unsupported_mount_options_are_named);
+	RUN(signals_by_name_and_number);
+	RUN(container_ids);
+	RUN(state_round_trips_with_private_fields);
+	RUN(public_state_hides_private_fields);
+	RUN(close_from_proc_closes_from_first_up);
+	RUN(preserved_fds_must_be_open);
+	RUN(start_time_of_self_is_stable);
+	RUN(a_pid_with_another_start_time_is_not_opened);
+	TAP_DONE();
+}

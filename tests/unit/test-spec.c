@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* oci/spec.c: what it accepts, and the JSON path it names when it refuses. */
+#include <stdlib.h>
+#include <sys/resource.h>
+
+#include "oci/spec.h"
+#include "tests/unit/tap.h"
+
+#define MINIMAL \
+	"{\"ociVersion\":\"1.2.0\",\"root\":{\"path\":\"rootfs\"}," \
+	"\"process\":{\"user\":{\"uid\":0,\"gid\":0},\"args\":[\"sh\"],\"cwd\":\"/\"}"
+
+static struct shim_error err;
+
+static struct oci_spec *parse(const char *json)
+{
+	memset(&err, 0, sizeof(err));
+	return oci_spec_parse(json, strlen(json), &err);
+}
+
+/* Parsing must fail with exactly this message. */
+static int refuses(const char *json, const char *msg)
+{
+	struct oci_spec *s = parse(json);
+
+	if (s) {
+		printf("# accepted: %s\n", json);
+		oci_spec_free(s);
+		return 0;
+	}
+	if (strcmp(err.msg, msg) != 0) {
+		printf("# got \"%s\", want \"%s\"\n", err.msg, msg);
+		return 0;
+	}
+	return 1;
+}
+
+TEST(the_default_spec_parses)
+{
+	char *json = oci_spec_default_json(&err);
+	struct oci_spec *s = parse(json);
+
+	CHECK(s);
+	CHECK_STR(s->process.args[0], "sh");
+	CHECK_STR(s->root_path, "rootfs");
+	CHECK(s->root_readonly);
+	CHECK(s->n_mounts == 7);
+	CHECK(s->n_namespaces == 6);
+	CHECK(oci_spec_namespace(s, OCI_NS_CGROUP) && !oci_spec_namespace(s, OCI_NS_USER));
+	CHECK(s->process.n_rlimits == 1 && s->process.rlimits[0].resource == RLIMIT_NOFILE);
+	CHECK(s->process.no_new_privileges);
+	CHECK_STR(s->masked_paths[0], "/proc/acpi");
+	CHECK(s->process.caps.present);
+	CHECK(s->process.caps.bounding == ((1ULL << 5) | (1ULL << 10) | (1ULL << 29)));
+	CHECK(s->process.caps.inheritable == 0);
+	oci_spec_free(s);
+	free(json);
+	return 0;
+}
+
+TEST(a_minimal_config_parses)
+{
+	struct oci_spec *s = parse(MINIMAL "}");
+
+	CHECK(s && s->has_process && !s->process.terminal && s->n_mounts == 0);
+	oci_spec_free(s);
+	return 0;
+}
+
+TEST(unknown_members_are_ignored)
+{
+	struct oci_spec *s = parse(MINIMAL ",\"vm\":{\"x\":1},\"windows\":[]}");
+
+	CHECK(s);
+	oci_spec_free(s);
+	return 0;
+}
+
+TEST(rlimit_infinity_survives)
+{
+	struct oci_spec *s = parse("{\"ociVersion\":\"1\",\"root\":{\"path\":\"r\"},\"process\":{\"user\":{\"uid\":0,\"gid\":0},"
+		  "\"args\":[\"sh\"],\"cwd\":\"/\",\"rlimits\":[{\"type\":\"RLIMIT_CORE\","
+		  "\"hard\":18446744073709551615,\"soft\":18446744073709551615}]}}");
+	CHECK(s);
+	CHECK(s->process.rlimits[0].hard == UINT64_MAX);
+	oci_spec_free(s);
+	return 0;
+}
+
+TEST(invalid_json_is_refused)
+{
+	CHECK(parse("{\"ociVersion\": ") == NULL);
+	CHECK(strncmp(err.msg, "invalid JSON: ", 14) == 0);
+	return 0;
+}
+
+TEST(a_non_object_is_refused)
+{
+	CHECK(refuses("[1]", "the config must be a JSON object"));
+	return 0;
+}
+
+TEST(missing_fields_are_named)
+{
+	CHECK(refuses("{\"root\":{\"path\":\"r\"}}", "ociVersion: missing"));
+	CHECK(refuses("{\"ociVersion\":\"1\"}", "root: missing"));
+	CHECK(refuses("{\"ociVersion\":\"1\",\"root\":{}}", "root.path: missing"));
+	CHECK(refuses("{\"ociVersion\":\"1\",\"root\":{\"path\":\"r\"},\"process\":{\"args\":[\"sh\"],\"cwd\":\"/\"}}",
+		      "process.user: missing"));
+	CHECK(refuses("{\"ociVersion\":\"1\",\"root\":{\"path\":\"r\"},\"process\":{\"user\":{\"gid\":0},\"args\":[\"sh\"],\"cwd\":\"/\"}}",
+		      "process.user.uid: missing"));
+	return 0;
+}
+
+TEST(wrong_types_are_named)
+{
+	CHECK(refuses("{\"ociVersion\":1}", "ociVersion: must be a string"));
+	CHECK(refuses(MINIMAL ",\"hostname\":[]}", "hostname: must be a string"));
+	CHECK(refuses(MINIMAL ",\"mounts\":{}}", "mounts: must be an array"));
+	CHECK(refuses(MINIMAL ",\"mounts\":[{\"destination\":\"/x\",\"options\":[1]}]}",
+		      "mounts[0].options[0]: must be a string"));
+	CHECK(refuses("{\"ociVersion\":\"1\",\"root\":{\"path\":\"r\",\"readonly\":\"yes\"}}",
+		      "root.readonly: must be true or false"));
+	return 0;
+}
+
+TEST(bad_values_are_named)
+{
+	CHECK(refuses("{\"ociVersion\":\"1\",\"root\":{\"path\":\"r\"},\"process\":{\"user\":{\"uid\":-1,\"gid\":0},\"args\":[\"sh\"],\"cwd\":\"/\"}}",
+		      "process.user.uid: must be a non-negative integer"));
+	CHECK(refuses("{\"ociVersion\":\"1\",\"root\":{\"path\":\"r\"},\"process\":{\"user\":{\"uid\":4294967295,\"gid\":0},\"args\":[\"sh\"],\"cwd\":\"/\"}}",
+		      "process.user.uid: 4294967295 is out of range (at most 4294967294)"));
+	CHECK(refuses("{\"ociVersion\":\"1\",\"root\":{\"path\":\"r\"},\"process\":{\"user\":{\"uid\":0,\"gid\":0},\"args\":[],\"cwd\":\"/\"}}",
+		      "process.args: must name the program to run"));
+	CHECK(refuses("{\"ociVersion\":\"1\",\"root\":{\"path\":\"r\"},\"process\":{\"user\":{\"uid\":0,\"gid\":0},\"args\":[\"sh\"],\"cwd\":\"/\",\"env\":[\"NOEQUALS\"]}}",
+		      "process.env[0]: \"NOEQUALS\" is not NAME=VALUE"));
+	CHECK(refuses(MINIMAL ",\"mounts\":[{\"destination\":\"rel\"}]}",
+		      "mounts[0].destination: must be an absolute path, not \"rel\""));
+	CHECK(refuses(MINIMAL ",\"linux\":{\"namespaces\":[{\"type\":\"pid\"},{\"type\":\"pid\"}]}}",
+		      "linux.namespaces[1].type: namespace \"pid\" given twice"));
+	CHECK(refuses(MINIMAL ",\"linux\":{\"rootfsPropagation\":\"sideways\"}}",
+		      "linux.rootfsPropagation: unknown propagation \"sideways\""));
+	CHECK(refuses(MINIMAL ",\"linux\":{\"maskedPaths\":[\"proc/kcore\"]}}",
+		      "linux.maskedPaths[0]: must be an absolute path, not \"proc/kcore\""));
+	return 0;
+}
+
+TEST(rlimits_are_checked)
+{
+	const char *head = "{\"ociVersion\":\"1\",\"root\":{\"path\":\"r\"},\"process\":{\"user\":{\"uid\":0,\"gid\":0},"
+			   "\"args\":[\"sh\"],\"cwd\":\"/\",\"rlimits\":[";
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s{\"type\":\"RLIMIT_NOFILE\",\"hard\":1,\"soft\":2}]}}", head);
+	CHECK(refuses(buf, "process.rlimits[0]: soft limit is above the hard limit"));
+	snprintf(buf, sizeof(buf), "%s{\"type\":\"RLIMIT_NOFILE\",\"soft\":2}]}}", head);
+	CHECK(refuses(buf, "process.rlimits[0]: hard: missing"));
+	snprintf(buf, sizeof(buf), "%s{\"type\":\"RLIMIT_CPU\",\"hard\":1,\"soft\":1},"
+		 "{\"type\":\"RLIMIT_CPU\",\"hard\":1,\"soft\":1}]}}", head);
+	CHECK(refuses(buf, "process.rlimits[1]: type: RLIMIT_CPU given twice"));
+	return 0;
+}
+
+TEST(capabilities_are_checked)
+{
+	CHECK(refuses("{\"ociVersion\":\"1\",\"root\":{\"path\":\"r\"},\"process\":{\"user\":{\"uid\":0,\"gid\":0},"
+		      "\"args\":[\"sh\"],\"cwd\":\"/\",\"capabilities\":{\"ambient\":[\"CAP_KILL\",\"KILL\"]}}}",
+		      "process.capabilities.ambient[1]: unknown capability \"KILL\""));
+	return 0;
+}
+
+TEST(seccomp_and_hooks_are_noticed)
+{
+	struct oci_spec *s = parse(MINIMAL ",\"hooks\":{\"prestart\":[{\"path\":\"/x\"}]},"
+				   "\"linux\":{\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\"}}}");
+
+	CHECK(s && s->has_hooks && s->has_seccomp);
+	oci_spec_free(s);
+	s = parse(MINIMAL ",\"hooks\":{\"prestart\":[]}}");
+	CHECK(s && !s->has_hooks && !s->has_seccomp);
+	oci_spec_free(s);
+	return 0;
+}
+
+TEST(a_nul_byte_is_refused)
+{
+	const char json[] = "{\"ociVersion\":\"1\0\"}";
+
+	CHECK(oci_spec_parse(json, sizeof(json) - 1, &err) == NULL);
+	CHECK_STR(err.msg, "the config holds a NUL byte");
+	return 0;
+}
+
+int main(void)
+{
+	TAP_PLAN(13);
+	RUN(the_default_spec_parses);
+	RUN(a_minimal_config_parses);
+	RUN(unknown_members_are_ignored);
+	RUN(rlimit_infinity_survives);
+	RUN(invalid_json_is_refused);
+	RUN(a_non_object_is_refused);
+	RUN(missing_fields_are_named);
+	RUN(wrong_types_are_named);
+	RUN(bad_values_are_named);
+	RUN(rlimits_are_checked);
+	RUN(capabilities_are_checked);
+	RUN(seccomp_and_hooks_are_noticed);
+	RUN(a_nul_byte_is_refused);
+	TAP_DONE();
+}
