@@ -8,6 +8,32 @@
 
 #include "oci/json.h"
 
+yajl_val json_parse(const char *json, size_t len, const char *what, struct shim_error *err)
+{
+	char errbuf[512] = "", *text;
+	yajl_val tree;
+
+	/* yajl_tree_parse wants a NUL-terminated string. */
+	text = strndup(json, len);
+	if (!text) {
+		shim_fail(err, ENOMEM, "%s", what);
+		return NULL;
+	}
+	if (strlen(text) != len) {
+		free(text);
+		shim_fail(err, 0, "the %s holds a NUL byte", what);
+		return NULL;
+	}
+	tree = yajl_tree_parse(text, errbuf, sizeof(errbuf));
+	free(text);
+	if (!tree) {
+		/* yajl's message spans lines; keep the first. */
+		errbuf[strcspn(errbuf, "\n")] = '\0';
+		shim_fail(err, 0, "invalid JSON: %s", errbuf[0] ? errbuf : "parse error");
+	}
+	return tree;
+}
+
 yajl_val json_member(yajl_val obj, const char *key)
 {
 	if (!YAJL_IS_OBJECT(obj))
@@ -148,8 +174,9 @@ int json_get_strv(yajl_val obj, const char *key, const char *path,
 	return 0;
 }
 
-int json_get_object(yajl_val obj, const char *key, const char *path,
-		    yajl_val *out, struct shim_error *err)
+/* A member that must pass is_type when present. */
+static int get_typed(yajl_val obj, const char *key, const char *path, int (*is_type)(yajl_val),
+		     const char *type_name, yajl_val *out, struct shim_error *err)
 {
 	yajl_val v = json_member(obj, key);
 	char where[512];
@@ -157,23 +184,30 @@ int json_get_object(yajl_val obj, const char *key, const char *path,
 	if (!v)
 		return 1;
 	join(where, sizeof(where), path, key);
-	if (!YAJL_IS_OBJECT(v))
-		return json_fail(err, where, "must be an object");
+	if (!is_type(v))
+		return json_fail(err, where, "must be %s", type_name);
 	*out = v;
 	return 0;
+}
+
+static int is_object(yajl_val v)
+{
+	return YAJL_IS_OBJECT(v);
+}
+
+static int is_array(yajl_val v)
+{
+	return YAJL_IS_ARRAY(v);
+}
+
+int json_get_object(yajl_val obj, const char *key, const char *path,
+		    yajl_val *out, struct shim_error *err)
+{
+	return get_typed(obj, key, path, is_object, "an object", out, err);
 }
 
 int json_get_array(yajl_val obj, const char *key, const char *path,
 		   yajl_val *out, struct shim_error *err)
 {
-	yajl_val v = json_member(obj, key);
-	char where[512];
-
-	if (!v)
-		return 1;
-	join(where, sizeof(where), path, key);
-	if (!YAJL_IS_ARRAY(v))
-		return json_fail(err, where, "must be an array");
-	*out = v;
-	return 0;
+	return get_typed(obj, key, path, is_array, "an array", out, err);
 }

@@ -8,10 +8,15 @@
 #define OCI_JSON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <yajl/yajl_tree.h>
 
 #include "shim/error.h"
+
+/* Parse JSON text of len bytes (no NUL inside); what names it in errors
+ * ("config"). Free with yajl_tree_free(). */
+yajl_val json_parse(const char *json, size_t len, const char *what, struct shim_error *err);
 
 /* The value of key in obj, or NULL when absent (or obj not an object). */
 yajl_val json_member(yajl_val obj, const char *key);

@@ -403,35 +403,15 @@ static int parse_tree(yajl_val tree, struct oci_spec *s, struct shim_error *err)
 
 struct oci_spec *oci_spec_parse(const char *json, size_t len, struct shim_error *err)
 {
-	char errbuf[512] = "";
-	_cleanup_free_ char *text = NULL;
+	yajl_val tree = json_parse(json, len, "config", err);
 	struct oci_spec *s;
-	yajl_val tree;
 
-	/* yajl_tree_parse wants a NUL-terminated string. */
-	text = strndup(json, len);
-	if (!text) {
-		shim_fail(err, ENOMEM, "config");
+	if (!tree)
 		return NULL;
-	}
-	if (strlen(text) != len) {
-		shim_fail(err, 0, "the config holds a NUL byte");
-		return NULL;
-	}
-	tree = yajl_tree_parse(text, errbuf, sizeof(errbuf));
-	if (!tree) {
-		/* yajl's message spans lines; keep the first. */
-		errbuf[strcspn(errbuf, "\n")] = '\0';
-		shim_fail(err, 0, "invalid JSON: %s", errbuf[0] ? errbuf : "parse error");
-		return NULL;
-	}
 	s = calloc(1, sizeof(*s));
-	if (!s) {
-		yajl_tree_free(tree);
+	if (!s)
 		shim_fail(err, ENOMEM, "config");
-		return NULL;
-	}
-	if (parse_tree(tree, s, err) < 0) {
+	else if (parse_tree(tree, s, err) < 0) {
 		oci_spec_free(s);
 		s = NULL;
 	}

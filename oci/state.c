@@ -6,7 +6,6 @@
 #include "oci/gen.h"
 #include "oci/json.h"
 #include "oci/state.h"
-#include "shim/cleanup.h"
 
 static void gen_state(yajl_gen g, const struct oci_state *st, bool with_private)
 {
@@ -126,26 +125,16 @@ static int parse_fields(yajl_val tree, struct oci_state *st, struct shim_error *
 
 struct oci_state *oci_state_parse(const char *json, size_t len, struct shim_error *err)
 {
-	_cleanup_free_ char *text = strndup(json, len);
-	char errbuf[256] = "";
-	struct oci_state *st;
-	yajl_val tree;
+	yajl_val tree = json_parse(json, len, "state", err);
+	struct oci_state *st = NULL;
 
-	if (!text) {
-		shim_fail(err, ENOMEM, "state");
+	if (!tree)
 		return NULL;
-	}
-	tree = yajl_tree_parse(text, errbuf, sizeof(errbuf));
-	if (!YAJL_IS_OBJECT(tree)) {
-		errbuf[strcspn(errbuf, "\n")] = '\0';
-		shim_fail(err, 0, "invalid state JSON: %s", errbuf[0] ? errbuf : "not an object");
-		yajl_tree_free(tree);
-		return NULL;
-	}
-	st = calloc(1, sizeof(*st));
-	if (!st) {
+	if (!YAJL_IS_OBJECT(tree))
+		shim_fail(err, 0, "the state must be a JSON object");
+	else if (!(st = calloc(1, sizeof(*st))))
 		shim_fail(err, ENOMEM, "state");
-	} else if (parse_fields(tree, st, err) < 0) {
+	else if (parse_fields(tree, st, err) < 0) {
 		oci_state_free(st);
 		st = NULL;
 	}

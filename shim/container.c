@@ -164,6 +164,15 @@ static int record_state(int dir_fd, const struct create_opts *o, const struct bu
 	return 0;
 }
 
+/* For an init of ours that must not live on: SIGKILL, then reap it. */
+static void kill_and_reap(int pidfd)
+{
+	int status;
+
+	pidfd_signal(pidfd, SIGKILL, NULL);
+	pidfd_reap(pidfd, &status, NULL);
+}
+
 /* Wait for the init's word: 0 ready, -1 with its error (or its death). */
 static int await_ready(int sync_fd, struct shim_error *err)
 {
@@ -229,10 +238,7 @@ static int spawn_init(const struct create_opts *o, const struct bundle *b, int d
 		if (r == 0)
 			r = record_state(dir_fd, o, b, pid, err);
 		if (r < 0) {
-			int status;
-
-			pidfd_signal(*pidfd, SIGKILL, NULL);
-			pidfd_reap(*pidfd, &status, NULL);
+			kill_and_reap(*pidfd);
 			*pidfd = safe_close(*pidfd);
 		}
 	}
@@ -260,9 +266,7 @@ int container_create(const struct create_opts *o, int *pidfd_out, struct shim_er
 	if (spawn_init(o, &b, dir_fd, &pidfd, err) < 0)
 		goto fail_remove;
 	if (o->pidfd_socket && send_pidfd(o->pidfd_socket, pidfd, err) < 0) {
-		struct container c = { .dir_fd = -1, .pidfd = pidfd, .status = STATUS_CREATED };
-
-		container_kill(&c, SIGKILL, false, NULL);
+		kill_and_reap(pidfd);
 		goto fail_remove;
 	}
 	if (pidfd_out)

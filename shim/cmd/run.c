@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <signal.h>
+
 #include "shim/cleanup.h"
 #include "shim/cmd/cmd.h"
+#include "shim/pidfd.h"
+#include "shim/store.h"
 
 /* create + start; in the foreground, wait and return the container's exit
  * status, then delete it, as runc does. */
@@ -18,8 +22,13 @@ int cmd_run(const struct global_opts *g, int argc, char **argv, struct shim_erro
 		container_block_forwarded_signals();
 	if (container_create(&o, &pidfd, err) < 0)
 		return -1;
-	if (container_load(g->root, o.id, &c, err) < 0)
+	if (container_load(g->root, o.id, &c, err) < 0) {
+		/* Cannot happen unless the state was removed under us: do not
+		 * leave the waiting init behind. */
+		pidfd_signal(pidfd, SIGKILL, NULL);
+		store_remove(g->root, o.id, NULL);
 		return -1;
+	}
 	if (container_start(&c, err) < 0) {
 		container_delete(g->root, &c, true, NULL);
 		container_release(&c);

@@ -20,16 +20,30 @@ int cmd_one_id(const char *cmd, int argc, char **argv, const char **id, struct s
 	return 0;
 }
 
-/* Only the flags listed in opts; anything else is an error naming it. */
-static int no_flags(int argc, char **argv, struct shim_error *err)
+/*
+ * The verb's flags: none, or one boolean --NAME/-C (name NULL: none).
+ * Anything else is an error naming it.
+ */
+static int parse_flags(int argc, char **argv, const char *name, char c, bool *set,
+		       struct shim_error *err)
 {
-	static const struct option none[] = { { 0 } };
+	const struct option opts[] = { { name, no_argument, NULL, c }, { 0 } };
+	const char short_opts[] = { '+', name ? c : '\0', '\0' };
+	int ch;
 
 	optind = 1;
 	opterr = 0;
-	if (getopt_long(argc, argv, "+", none, NULL) != -1)
-		return shim_fail(err, 0, "%s: unknown flag %s", argv[0], argv[optind - 1]);
+	while ((ch = getopt_long(argc, argv, short_opts, name ? opts : opts + 1, NULL)) != -1) {
+		if (!name || ch != c)
+			return shim_fail(err, 0, "%s: unknown flag %s", argv[0], argv[optind - 1]);
+		*set = true;
+	}
 	return 0;
+}
+
+static int no_flags(int argc, char **argv, struct shim_error *err)
+{
+	return parse_flags(argc, argv, NULL, 0, NULL, err);
 }
 
 int cmd_start(const struct global_opts *g, int argc, char **argv, struct shim_error *err)
@@ -65,18 +79,12 @@ int cmd_state(const struct global_opts *g, int argc, char **argv, struct shim_er
 
 int cmd_kill(const struct global_opts *g, int argc, char **argv, struct shim_error *err)
 {
-	static const struct option opts[] = { { "all", no_argument, NULL, 'a' }, { 0 } };
 	struct container c;
 	bool all = false;
-	int sig = SIGTERM, ch, r;
+	int sig = SIGTERM, r;
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+a", opts, NULL)) != -1) {
-		if (ch != 'a')
-			return shim_fail(err, 0, "kill: unknown flag %s", argv[optind - 1]);
-		all = true;
-	}
+	if (parse_flags(argc, argv, "all", 'a', &all, err) < 0)
+		return -1;
 	if (optind != argc - 1 && optind != argc - 2)
 		return shim_fail(err, 0, "kill: needs a container ID and at most one signal");
 	if (optind == argc - 2 && (sig = signal_parse(argv[argc - 1])) < 0)
@@ -90,19 +98,13 @@ int cmd_kill(const struct global_opts *g, int argc, char **argv, struct shim_err
 
 int cmd_delete(const struct global_opts *g, int argc, char **argv, struct shim_error *err)
 {
-	static const struct option opts[] = { { "force", no_argument, NULL, 'f' }, { 0 } };
 	struct container c;
 	bool force = false;
 	const char *id = NULL;
-	int ch, r;
+	int r;
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+f", opts, NULL)) != -1) {
-		if (ch != 'f')
-			return shim_fail(err, 0, "delete: unknown flag %s", argv[optind - 1]);
-		force = true;
-	}
+	if (parse_flags(argc, argv, "force", 'f', &force, err) < 0)
+		return -1;
 	if (cmd_one_id("delete", argc, argv, &id, err) < 0)
 		return -1;
 	if (container_load(g->root, id, &c, err) < 0) {

@@ -125,6 +125,17 @@ TEST(public_state_hides_private_fields)
 	return 0;
 }
 
+TEST(a_broken_state_file_is_refused)
+{
+	CHECK(oci_state_parse("[]", 2, &err) == NULL);
+	CHECK_STR(err.msg, "the state must be a JSON object");
+	CHECK(oci_state_parse("{\"id\":", 6, &err) == NULL);
+	CHECK(strncmp(err.msg, "invalid JSON: ", 14) == 0);
+	CHECK(oci_state_parse("{\"id\":\"c1\"}", 11, &err) == NULL);
+	CHECK_STR(err.msg, "ociVersion: missing");
+	return 0;
+}
+
 TEST(close_from_proc_closes_from_first_up)
 {
 	int a = open("/dev/null", O_RDONLY), b = open("/dev/null", O_RDONLY);
@@ -173,7 +184,7 @@ TEST(a_pid_with_another_start_time_is_not_opened)
 
 int main(void)
 {
-	TAP_PLAN(12);
+	TAP_PLAN(13);
 	RUN(mount_options_sort_into_attributes_and_parameters);
 	RUN(later_mount_options_win);
 	RUN(bind_and_propagation_options);
@@ -182,6 +193,7 @@ int main(void)
 	RUN(container_ids);
 	RUN(state_round_trips_with_private_fields);
 	RUN(public_state_hides_private_fields);
+	RUN(a_broken_state_file_is_refused);
 	RUN(close_from_proc_closes_from_first_up);
 	RUN(preserved_fds_must_be_open);
 	RUN(start_time_of_self_is_stable);
