@@ -8,7 +8,6 @@
 #ifndef SHIM_CLONE_H
 #define SHIM_CLONE_H
 
-#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 

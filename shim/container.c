@@ -398,7 +398,7 @@ int container_kill(struct container *c, int sig, bool all, struct shim_error *er
 {
 	if (c->status == STATUS_STOPPED)
 		return shim_fail(err, 0, "container not running");
-	if (all && c->state)
+	if (all)
 		return kill_all(c, sig, err);
 	return pidfd_signal(c->pidfd, sig, err);
 }
