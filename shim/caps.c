@@ -37,7 +37,8 @@ int caps_set(const struct oci_capabilities *c, struct shim_error *err)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct data[2] = { 0 };
-	uint64_t known = (2ULL << last_cap()) - 1;
+	int last = last_cap();
+	uint64_t known = (2ULL << last) - 1;
 
 	if (!c->present)
 		return 0;
@@ -53,7 +54,7 @@ int caps_set(const struct oci_capabilities *c, struct shim_error *err)
 	/* The kernel allows an ambient cap only if it is permitted and
 	 * inheritable; like runc, leave out those that are not (runc's own
 	 * default spec lists ambient caps with no inheritable set). */
-	for (int cap = 0; cap <= last_cap(); cap++)
+	for (int cap = 0; cap <= last; cap++)
 		if ((c->ambient & c->inheritable & c->permitted & (1ULL << cap)) &&
 		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0)
 			return shim_fail_errno(err, "process.capabilities.ambient: raising %d", cap);

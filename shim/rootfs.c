@@ -28,20 +28,18 @@ int rootfs_open(int root_fd, const char *path, int flags, struct shim_error *err
 static int make_one(int root_fd, const char *parent_path, const char *name,
 		    const char *full, bool as_file, struct shim_error *err)
 {
-	_cleanup_close_ int parent = rootfs_open(root_fd, parent_path, O_PATH | O_DIRECTORY, err);
+	/* openat(O_CREAT) needs a real directory fd; mkdirat takes O_PATH */
+	_cleanup_close_ int parent = rootfs_open(root_fd, parent_path,
+						 (as_file ? O_RDONLY : O_PATH) | O_DIRECTORY, err);
 	int r;
 
 	if (parent < 0)
 		return -1;
 	if (as_file) {
-		_cleanup_close_ int f = -1;
-		/* openat wants a real directory fd to create in */
-		_cleanup_close_ int dir = rootfs_open(root_fd, parent_path, O_RDONLY | O_DIRECTORY, err);
+		int f = openat(parent, name, O_CREAT | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
 
-		if (dir < 0)
-			return -1;
-		f = openat(dir, name, O_CREAT | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
 		r = f < 0 && errno != EEXIST ? -1 : 0;
+		safe_close(f);
 	} else {
 		r = mkdirat(parent, name, 0755) < 0 && errno != EEXIST ? -1 : 0;
 	}
