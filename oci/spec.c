@@ -54,6 +54,27 @@ static int must_be_absolute(const char *path, const char *value, struct shim_err
 	return 0;
 }
 
+/* An object of strings as a key, value, ..., NULL vector. */
+static int parse_string_map(yajl_val obj, const char *path, char ***out, struct shim_error *err)
+{
+	size_t n = obj->u.object.len;
+
+	*out = calloc(2 * n + 1, sizeof(char *));
+	if (!*out)
+		return shim_fail(err, ENOMEM, "%s", path);
+	for (size_t i = 0; i < n; i++) {
+		yajl_val v = obj->u.object.values[i];
+
+		if (!YAJL_IS_STRING(v))
+			return json_fail(err, path, "\"%s\" must be a string", obj->u.object.keys[i]);
+		(*out)[2 * i] = strdup(obj->u.object.keys[i]);
+		(*out)[2 * i + 1] = strdup(v->u.string);
+		if (!(*out)[2 * i] || !(*out)[2 * i + 1])
+			return shim_fail(err, ENOMEM, "%s", path);
+	}
+	return 0;
+}
+
 static int parse_user(yajl_val user, struct oci_user *out, struct shim_error *err)
 {
 	uint64_t n;
@@ -171,6 +192,17 @@ static int parse_caps(yajl_val caps, struct oci_capabilities *c, struct shim_err
 	return 0;
 }
 
+static int parse_oom_score_adj(yajl_val v, struct oci_process *p, struct shim_error *err)
+{
+	if (!v)
+		return 0;
+	if (!YAJL_IS_INTEGER(v) || YAJL_GET_INTEGER(v) < -1000 || YAJL_GET_INTEGER(v) > 1000)
+		return json_fail(err, "process.oomScoreAdj", "must be an integer from -1000 to 1000");
+	p->has_oom_score_adj = true;
+	p->oom_score_adj = (int)YAJL_GET_INTEGER(v);
+	return 0;
+}
+
 static int parse_process(yajl_val proc, struct oci_process *p, struct shim_error *err)
 {
 	yajl_val user = NULL, rlimits = NULL, caps = NULL;
@@ -210,7 +242,9 @@ static int parse_process(yajl_val proc, struct oci_process *p, struct shim_error
 	if (json_get_object(proc, "capabilities", "process", &caps, err) < 0 ||
 	    (caps && parse_caps(caps, &p->caps, err) < 0))
 		return -1;
-	return json_get_bool(proc, "noNewPrivileges", "process", &p->no_new_privileges, err) < 0 ? -1 : 0;
+	if (json_get_bool(proc, "noNewPrivileges", "process", &p->no_new_privileges, err) < 0)
+		return -1;
+	return parse_oom_score_adj(json_member(proc, "oomScoreAdj"), p, err);
 }
 
 static int parse_mounts(yajl_val arr, struct oci_spec *s, struct shim_error *err)
@@ -298,7 +332,7 @@ static int parse_abs_paths(yajl_val linux_obj, const char *key, char ***out,
 
 static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 {
-	yajl_val namespaces = NULL;
+	yajl_val namespaces = NULL, sysctl = NULL;
 
 	if (json_get_array(lx, "namespaces", "linux", &namespaces, err) < 0)
 		return -1;
@@ -307,6 +341,12 @@ static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 	if (parse_abs_paths(lx, "maskedPaths", &s->masked_paths, err) < 0 ||
 	    parse_abs_paths(lx, "readonlyPaths", &s->readonly_paths, err) < 0)
 		return -1;
+	if (json_get_object(lx, "sysctl", "linux", &sysctl, err) < 0 ||
+	    (sysctl && parse_string_map(sysctl, "linux.sysctl", &s->sysctl, err) < 0))
+		return -1;
+	for (size_t i = 0; s->sysctl && s->sysctl[i]; i += 2)
+		if (!*s->sysctl[i] || strchr(s->sysctl[i], '/') || strstr(s->sysctl[i], ".."))
+			return json_fail(err, "linux.sysctl", "\"%s\" is not a sysctl name", s->sysctl[i]);
 	s->has_seccomp = json_member(lx, "seccomp") && !YAJL_IS_NULL(json_member(lx, "seccomp"));
 	if (json_get_string(lx, "rootfsPropagation", "linux", &s->rootfs_propagation, err) < 0)
 		return -1;
@@ -319,27 +359,6 @@ static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 		if (!propagations[k])
 			return json_fail(err, "linux.rootfsPropagation", "unknown propagation \"%s\"",
 					 s->rootfs_propagation);
-	}
-	return 0;
-}
-
-static int parse_annotations(yajl_val obj, struct oci_spec *s, struct shim_error *err)
-{
-	size_t n = obj->u.object.len;
-
-	s->annotations = calloc(2 * n + 1, sizeof(char *));
-	if (!s->annotations)
-		return shim_fail(err, ENOMEM, "annotations");
-	for (size_t i = 0; i < n; i++) {
-		yajl_val v = obj->u.object.values[i];
-
-		if (!YAJL_IS_STRING(v))
-			return json_fail(err, "annotations", "\"%s\" must be a string",
-					 obj->u.object.keys[i]);
-		s->annotations[2 * i] = strdup(obj->u.object.keys[i]);
-		s->annotations[2 * i + 1] = strdup(v->u.string);
-		if (!s->annotations[2 * i] || !s->annotations[2 * i + 1])
-			return shim_fail(err, ENOMEM, "annotations");
 	}
 	return 0;
 }
@@ -394,7 +413,7 @@ static int parse_tree(yajl_val tree, struct oci_spec *s, struct shim_error *err)
 		s->has_hooks = s->has_hooks || (YAJL_IS_ARRAY(list) && list->u.array.len > 0);
 	}
 	if (json_get_object(tree, "annotations", "", &ann, err) < 0 ||
-	    (ann && parse_annotations(ann, s, err) < 0))
+	    (ann && parse_string_map(ann, "annotations", &s->annotations, err) < 0))
 		return -1;
 	if (s->hostname && *s->hostname && !oci_spec_namespace(s, OCI_NS_UTS))
 		return json_fail(err, "hostname", "setting it needs a uts namespace in linux.namespaces");
@@ -454,5 +473,6 @@ void oci_spec_free(struct oci_spec *s)
 	strv_free(s->readonly_paths);
 	free(s->rootfs_propagation);
 	strv_free(s->annotations);
+	strv_free(s->sysctl);
 	free(s);
 }

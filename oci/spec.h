@@ -43,6 +43,8 @@ struct oci_process {
 	struct oci_rlimit *rlimits;
 	size_t n_rlimits;
 	bool no_new_privileges;
+	bool has_oom_score_adj;
+	int oom_score_adj;	/* -1000 .. 1000 */
 	struct oci_capabilities caps;
 };
 
@@ -85,6 +87,7 @@ struct oci_spec {
 	char **readonly_paths;	/* NULL-terminated */
 	char *rootfs_propagation;	/* NULL: the default (rslave) */
 	char **annotations;	/* key, value, key, value, ..., NULL */
+	char **sysctl;		/* linux.sysctl: key, value, ..., NULL */
 	bool has_hooks;		/* "hooks" holds at least one hook */
 	bool has_seccomp;	/* "linux.seccomp" is given */
 };

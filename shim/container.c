@@ -28,6 +28,7 @@
 #include "shim/rootfs.h"
 #include "shim/store.h"
 #include "shim/sync.h"
+#include "shim/sysctl.h"
 #include "shim/syscalls.h"
 
 #define DELETE_WAIT_MS 10000
@@ -57,6 +58,7 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	    sethostname(c->spec->hostname, strlen(c->spec->hostname)) < 0)
 		return shim_fail_errno(err, "hostname: sethostname");
 	if (rootfs_setup(c->spec, c->rootfs, c->bundle, err) < 0 ||
+	    sysctl_apply(c->spec->sysctl, err) < 0 ||
 	    process_prepare(&c->spec->process, plan, err) < 0)
 		return -1;
 	return rootfs_finish(c->spec, err);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <sched.h>
 #include <signal.h>
@@ -158,6 +159,22 @@ static int set_user(const struct oci_user *u, struct shim_error *err)
 	return 0;
 }
 
+static int write_oom_score_adj(int value, struct shim_error *err)
+{
+	char text[16];
+	int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+	int n = snprintf(text, sizeof(text), "%d", value);
+
+	if (fd < 0 || write(fd, text, (size_t)n) != n) {
+		shim_fail_errno(err, "process.oomScoreAdj: writing /proc/self/oom_score_adj");
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 /* What the runtime changed for itself must not reach the program. */
 static void reset_signals(void)
 {
@@ -178,6 +195,8 @@ int process_exec(const struct oci_process *p, struct process_plan *plan,
 		if (setrlimit(p->rlimits[i].resource, &rl) < 0)
 			return shim_fail_errno(err, "process.rlimits[%zu]: setrlimit", i);
 	}
+	if (p->has_oom_score_adj && write_oom_score_adj(p->oom_score_adj, err) < 0)
+		return -1;
 	umask(p->user.has_umask ? p->user.umask : 0022);
 	if (caps_drop_bounding(&p->caps, err) < 0 || set_user(&p->user, err) < 0 ||
 	    caps_set(&p->caps, err) < 0)

@@ -304,19 +304,17 @@ int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bu
 			return shim_error_wrap(err, "mounts[%zu] (%s)", i, spec->mounts[i].destination);
 	if (config_mounts_fresh_dev(spec) && dev_setup(root_fd, err) < 0)
 		return shim_error_wrap(err, "/dev");
-	if (pivot(root_fd, err) < 0)
-		return -1;
+	return pivot(root_fd, err);
+}
+
+int rootfs_finish(const struct oci_spec *spec, struct shim_error *err)
+{
 	for (size_t i = 0; spec->masked_paths && spec->masked_paths[i]; i++)
 		if (mask_path(spec->masked_paths[i], err) < 0)
 			return -1;
 	for (size_t i = 0; spec->readonly_paths && spec->readonly_paths[i]; i++)
 		if (readonly_path(spec->readonly_paths[i], err) < 0)
 			return -1;
-	return 0;
-}
-
-int rootfs_finish(const struct oci_spec *spec, struct shim_error *err)
-{
 	if (spec->root_readonly && mount_set_attrs(AT_FDCWD, "/", MOUNT_ATTR_RDONLY, 0, false, err) < 0)
 		return shim_error_wrap(err, "root.readonly");
 	if (spec->rootfs_propagation && final_propagation(spec->rootfs_propagation, err) < 0)

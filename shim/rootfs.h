@@ -10,9 +10,8 @@
  *      out), creating what is missing;
  *   4. /dev, when the config mounts a fresh one, gets the default devices;
  *   5. pivot_root(".", ".") and the old root is detached;
- *   6. maskedPaths, readonlyPaths;
- *   7. (rootfs_finish, once the init made its cwd) a read-only root and
- *      rootfsPropagation.
+ *   6. (rootfs_finish, once the init wrote its sysctls and made its cwd)
+ *      maskedPaths, readonlyPaths, a read-only root, rootfsPropagation.
  */
 #ifndef SHIM_ROOTFS_H
 #define SHIM_ROOTFS_H
@@ -24,7 +23,8 @@
 int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bundle,
 		 struct shim_error *err);
 
-/* Step 7, after process_prepare(), which may create the cwd. */
+/* Step 6, after sysctls (written through /proc/sys, which readonlyPaths
+ * usually covers) and process_prepare() (which may create the cwd). */
 int rootfs_finish(const struct oci_spec *spec, struct shim_error *err);
 
 /* Open path inside the tree rooted at root_fd (".." and symlinks stay in). */

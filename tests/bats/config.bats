@@ -156,3 +156,13 @@ run_outputs() {
 	CONFIG_EDIT='del(.process.capabilities)' \
 		run_outputs "000001ffffffffff" sh -c 'awk "/^CapBnd/{print \$2}" /proc/self/status'
 }
+
+@test "linux.sysctl is written in the container's namespaces, not the host's" {
+	CONFIG_EDIT='.linux.sysctl = {"kernel.domainname": "box.example"}' \
+		run_outputs box.example cat /proc/sys/kernel/domainname
+	[ "$(cat /proc/sys/kernel/domainname)" != box.example ]
+}
+
+@test "oomScoreAdj is applied" {
+	CONFIG_EDIT='.process.oomScoreAdj = 500' run_outputs 500 cat /proc/self/oom_score_adj
+}

@@ -154,3 +154,8 @@ create_fails_with() {
 	update_config '.hooks = {"prestart": [{"path": "/bin/true"}]}'
 	create_fails_with "hooks: hooks are not supported yet"
 }
+
+@test "a sysctl that does not exist is named" {
+	update_config '.linux.sysctl = {"kernel.nope": "1"}'
+	create_fails_with "linux.sysctl.kernel.nope: writing /proc/sys/kernel/nope"
+}

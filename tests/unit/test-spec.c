@@ -182,6 +182,24 @@ TEST(seccomp_and_hooks_are_noticed)
 	return 0;
 }
 
+TEST(sysctl_and_oom_score_adj_are_checked)
+{
+	struct oci_spec *s = parse(MINIMAL ",\"linux\":{\"sysctl\":{\"net.ipv4.ip_forward\":\"1\"}}}");
+
+	CHECK(s);
+	CHECK_STR(s->sysctl[0], "net.ipv4.ip_forward");
+	CHECK_STR(s->sysctl[1], "1");
+	oci_spec_free(s);
+	CHECK(refuses(MINIMAL ",\"linux\":{\"sysctl\":{\"../../x\":\"1\"}}}",
+		      "linux.sysctl: \"../../x\" is not a sysctl name"));
+	CHECK(refuses(MINIMAL ",\"linux\":{\"sysctl\":{\"a\":1}}}",
+		      "linux.sysctl: \"a\" must be a string"));
+	CHECK(refuses("{\"ociVersion\":\"1\",\"root\":{\"path\":\"r\"},\"process\":{\"user\":{\"uid\":0,\"gid\":0},"
+		      "\"args\":[\"sh\"],\"cwd\":\"/\",\"oomScoreAdj\":1001}}",
+		      "process.oomScoreAdj: must be an integer from -1000 to 1000"));
+	return 0;
+}
+
 TEST(a_nul_byte_is_refused)
 {
 	const char json[] = "{\"ociVersion\":\"1\0\"}";
@@ -193,7 +211,7 @@ TEST(a_nul_byte_is_refused)
 
 int main(void)
 {
-	TAP_PLAN(13);
+	TAP_PLAN(14);
 	RUN(the_default_spec_parses);
 	RUN(a_minimal_config_parses);
 	RUN(unknown_members_are_ignored);
@@ -206,6 +224,7 @@ int main(void)
 	RUN(rlimits_are_checked);
 	RUN(capabilities_are_checked);
 	RUN(seccomp_and_hooks_are_noticed);
+	RUN(sysctl_and_oom_score_adj_are_checked);
 	RUN(a_nul_byte_is_refused);
 	TAP_DONE();
 }
