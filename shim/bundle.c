@@ -10,42 +10,9 @@
 
 #include "shim/bundle.h"
 #include "shim/cleanup.h"
+#include "shim/fsutil.h"
 
 #define CONFIG_MAX (16 << 20)
-
-char *read_small_file(const char *path, size_t max, size_t *len, struct shim_error *err)
-{
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	char *buf;
-	size_t got = 0;
-
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		shim_fail_errno(err, "%s", path);
-		return NULL;
-	}
-	if (!S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
-		shim_fail(err, S_ISREG(st.st_mode) ? EFBIG : EINVAL, "%s", path);
-		return NULL;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		shim_fail(err, ENOMEM, "%s", path);
-		return NULL;
-	}
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	buf[got] = '\0';
-	*len = got;
-	return buf;
-}
 
 int bundle_load(const char *dir, struct bundle *b, struct shim_error *err)
 {

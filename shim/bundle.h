@@ -16,7 +16,4 @@ struct bundle {
 int bundle_load(const char *dir, struct bundle *b, struct shim_error *err);
 void bundle_release(struct bundle *b);
 
-/* Read a whole (small) file into a NUL-terminated buffer. */
-char *read_small_file(const char *path, size_t max, size_t *len, struct shim_error *err);
-
 #endif

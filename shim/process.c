@@ -14,6 +14,7 @@
 
 #include "shim/caps.h"
 #include "shim/fd.h"
+#include "shim/fsutil.h"
 #include "shim/process.h"
 
 #define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -28,24 +29,6 @@ static const char *env_get(char *const *env, const char *name)
 	return NULL;
 }
 
-/* mkdir -p in the container's root (we are past pivot_root). */
-static int make_dirs(const char *path)
-{
-	char buf[PATH_MAX];
-
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-		return -1;
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0755) < 0 && errno != EEXIST ? -1 : 0;
-}
-
 /*
  * chdir to process.cwd and check the result is inside the container's root.
  * The runtime's own fds are still open here, so a cwd such as
@@ -56,8 +39,9 @@ static int enter_cwd(const char *cwd, struct shim_error *err)
 {
 	char now[PATH_MAX];
 
-	if (make_dirs(cwd) < 0 && errno != ENOENT)
-		return shim_fail_errno(err, "process.cwd: creating %s", cwd);
+	/* We are past pivot_root: this is inside the container's root. */
+	if (mkdir_p(cwd, 0755, 0755, err) < 0 && err->errnum != ENOENT)
+		return shim_error_wrap(err, "process.cwd: creating %s", cwd);
 	if (chdir(cwd) < 0)
 		return shim_fail_errno(err, "process.cwd: chdir %s", cwd);
 	if (!getcwd(now, sizeof(now)) || now[0] != '/')
@@ -162,16 +146,10 @@ static int set_user(const struct oci_user *u, struct shim_error *err)
 static int write_oom_score_adj(int value, struct shim_error *err)
 {
 	char text[16];
-	int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
-	int n = snprintf(text, sizeof(text), "%d", value);
 
-	if (fd < 0 || write(fd, text, (size_t)n) != n) {
-		shim_fail_errno(err, "process.oomScoreAdj: writing /proc/self/oom_score_adj");
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	close(fd);
+	snprintf(text, sizeof(text), "%d", value);
+	if (write_text_file("/proc/self/oom_score_adj", text, err) < 0)
+		return shim_error_wrap(err, "process.oomScoreAdj");
 	return 0;
 }
 

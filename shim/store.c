@@ -12,6 +12,7 @@
 
 #include "oci/json.h"
 #include "shim/cleanup.h"
+#include "shim/fsutil.h"
 #include "shim/store.h"
 
 int store_check_id(const char *id, struct shim_error *err)
@@ -26,32 +27,15 @@ int store_check_id(const char *id, struct shim_error *err)
 	return 0;
 }
 
-static int make_root(const char *root, struct shim_error *err)
-{
-	char buf[PATH_MAX];
-
-	if (snprintf(buf, sizeof(buf), "%s", root) >= (int)sizeof(buf))
-		return shim_fail(err, ENAMETOOLONG, "--root %s", root);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0711) < 0 && errno != EEXIST)
-			return shim_fail_errno(err, "--root: mkdir %s", buf);
-		*p = '/';
-	}
-	if (mkdir(buf, 0700) < 0 && errno != EEXIST)
-		return shim_fail_errno(err, "--root: mkdir %s", buf);
-	return 0;
-}
-
 int store_create(const char *root, const char *id, struct shim_error *err)
 {
 	char path[PATH_MAX];
 	int fd;
 
-	if (store_check_id(id, err) < 0 || make_root(root, err) < 0)
+	if (store_check_id(id, err) < 0)
 		return -1;
+	if (mkdir_p(root, 0711, 0700, err) < 0)
+		return shim_error_wrap(err, "--root");
 	snprintf(path, sizeof(path), "%s/%s", root, id);
 	if (mkdir(path, 0700) < 0) {
 		if (errno == EEXIST)
@@ -80,23 +64,6 @@ int store_open(const char *root, const char *id, struct shim_error *err)
 	if (fd < 0)
 		return shim_fail_errno(err, "open %s", path);
 	return fd;
-}
-
-static int write_all(int fd, const char *text)
-{
-	size_t len = strlen(text);
-
-	while (len) {
-		ssize_t n = write(fd, text, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		text += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 int write_file_atomic(const char *path, const char *text, struct shim_error *err)
@@ -134,26 +101,25 @@ int store_write_state(int dir_fd, const struct oci_state *st, struct shim_error 
 	return write_file_atomic(path, json, err);
 }
 
+#define STATE_MAX (1 << 20)
+
 struct oci_state *store_read_state(int dir_fd, const char *id, struct shim_error *err)
 {
-	_cleanup_close_ int fd = openat(dir_fd, "state.json", O_RDONLY | O_CLOEXEC);
-	char buf[65536];
-	ssize_t n;
+	_cleanup_free_ char *text = NULL;
+	char path[64];
 	struct oci_state *st;
+	size_t len;
 
-	if (fd < 0) {
-		if (errno == ENOENT)
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/state.json", dir_fd);
+	text = read_small_file(path, STATE_MAX, &len, err);
+	if (!text) {
+		if (err && err->errnum == ENOENT)
 			shim_fail(err, ENOENT, "container \"%s\" is incomplete: state.json", id);
 		else
-			shim_fail_errno(err, "container \"%s\": open state.json", id);
+			shim_error_wrap(err, "container \"%s\"", id);
 		return NULL;
 	}
-	n = read(fd, buf, sizeof(buf));
-	if (n < 0) {
-		shim_fail_errno(err, "container \"%s\": read state.json", id);
-		return NULL;
-	}
-	st = oci_state_parse(buf, (size_t)n, err);
+	st = oci_state_parse(text, len, err);
 	if (!st)
 		shim_error_wrap(err, "container \"%s\": state.json", id);
 	return st;
