@@ -211,3 +211,21 @@ int json_get_array(yajl_val obj, const char *key, const char *path,
 {
 	return get_typed(obj, key, path, is_array, "an array", out, err);
 }
+
+int json_get_i64(yajl_val obj, const char *key, const char *path,
+		 int64_t min, int64_t max, int64_t *out, struct shim_error *err)
+{
+	yajl_val v = json_member(obj, key);
+	char where[512];
+
+	if (!v)
+		return 1;
+	join(where, sizeof(where), path, key);
+	if (!YAJL_IS_INTEGER(v))
+		return json_fail(err, where, "must be an integer");
+	if (v->u.number.i < min || v->u.number.i > max)
+		return json_fail(err, where, "%s is out of range (%" PRId64 " to %" PRId64 ")",
+				 v->u.number.r, min, max);
+	*out = v->u.number.i;
+	return 0;
+}

@@ -8,11 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/resource.h>
 
 #include "oci/json.h"
-#include "shim/cleanup.h"
 #include "oci/spec.h"
+#include "shim/cleanup.h"
 
 #define ID_MAX 4294967294ULL	/* (uid_t)-1 means "no change" to setuid() */
 
@@ -203,12 +204,34 @@ static int parse_oom_score_adj(yajl_val v, struct oci_process *p, struct shim_er
 	return 0;
 }
 
+static int parse_console_size(yajl_val proc, struct oci_process *p, struct shim_error *err)
+{
+	yajl_val size = NULL;
+	uint64_t rows = 0, cols = 0;
+	int r1, r2;
+
+	if (json_get_object(proc, "consoleSize", "process", &size, err) < 0)
+		return -1;
+	if (!size)
+		return 0;
+	if ((r1 = json_get_u64(size, "height", "process.consoleSize", UINT16_MAX, &rows, err)) < 0 ||
+	    (r2 = json_get_u64(size, "width", "process.consoleSize", UINT16_MAX, &cols, err)) < 0)
+		return -1;
+	if (r1 || r2)
+		return json_fail(err, "process.consoleSize", "needs height and width");
+	p->has_console_size = true;
+	p->console_rows = (unsigned int)rows;
+	p->console_cols = (unsigned int)cols;
+	return 0;
+}
+
 static int parse_process(yajl_val proc, struct oci_process *p, struct shim_error *err)
 {
 	yajl_val user = NULL, rlimits = NULL, caps = NULL;
 	int r;
 
-	if (json_get_bool(proc, "terminal", "process", &p->terminal, err) < 0)
+	if (json_get_bool(proc, "terminal", "process", &p->terminal, err) < 0 ||
+	    parse_console_size(proc, p, err) < 0)
 		return -1;
 	if ((r = json_get_object(proc, "user", "process", &user, err)) < 0)
 		return -1;
@@ -330,9 +353,31 @@ static int parse_abs_paths(yajl_val linux_obj, const char *key, char ***out,
 	return 0;
 }
 
+static int parse_personality(yajl_val lx, struct oci_spec *s, struct shim_error *err)
+{
+	yajl_val per = NULL, flags;
+	_cleanup_free_ char *domain = NULL;
+	int r;
+
+	if (json_get_object(lx, "personality", "linux", &per, err) < 0)
+		return -1;
+	if (!per)
+		return 0;
+	if ((r = json_get_string(per, "domain", "linux.personality", &domain, err)) < 0)
+		return -1;
+	if (r == 1 || (strcmp(domain, "LINUX") != 0 && strcmp(domain, "LINUX32") != 0))
+		return json_fail(err, "linux.personality.domain", "must be \"LINUX\" or \"LINUX32\"");
+	flags = json_member(per, "flags");
+	if (flags && !(YAJL_IS_ARRAY(flags) && flags->u.array.len == 0) && !YAJL_IS_NULL(flags))
+		return json_fail(err, "linux.personality.flags", "personality flags are not supported");
+	s->has_personality = true;
+	s->personality = strcmp(domain, "LINUX32") == 0 ? PER_LINUX32 : PER_LINUX;
+	return 0;
+}
+
 static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 {
-	yajl_val namespaces = NULL, sysctl = NULL;
+	yajl_val namespaces = NULL, sysctl = NULL, res = NULL, seccomp = NULL;
 
 	if (json_get_array(lx, "namespaces", "linux", &namespaces, err) < 0)
 		return -1;
@@ -347,7 +392,20 @@ static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 	for (size_t i = 0; s->sysctl && s->sysctl[i]; i += 2)
 		if (!*s->sysctl[i] || strchr(s->sysctl[i], '/') || strstr(s->sysctl[i], ".."))
 			return json_fail(err, "linux.sysctl", "\"%s\" is not a sysctl name", s->sysctl[i]);
-	s->has_seccomp = json_member(lx, "seccomp") && !YAJL_IS_NULL(json_member(lx, "seccomp"));
+	if (parse_personality(lx, s, err) < 0)
+		return -1;
+	if (json_get_string(lx, "cgroupsPath", "linux", &s->cgroups_path, err) < 0 ||
+	    json_get_object(lx, "resources", "linux", &res, err) < 0)
+		return -1;
+	if (s->cgroups_path && (strstr(s->cgroups_path, "..") || strchr(s->cgroups_path, ':')))
+		return json_fail(err, "linux.cgroupsPath", "\"%s\": a cgroupfs path without \"..\" "
+				 "(systemd slice:prefix:name paths are not supported)", s->cgroups_path);
+	s->has_resources = res != NULL;
+	if (res && oci_resources_parse(res, "linux.resources", &s->resources, err) < 0)
+		return -1;
+	if (json_get_object(lx, "seccomp", "linux", &seccomp, err) < 0 ||
+	    (seccomp && oci_seccomp_parse(seccomp, &s->seccomp, err) < 0))
+		return -1;
 	if (json_get_string(lx, "rootfsPropagation", "linux", &s->rootfs_propagation, err) < 0)
 		return -1;
 	if (s->rootfs_propagation) {
@@ -405,13 +463,9 @@ static int parse_tree(yajl_val tree, struct oci_spec *s, struct shim_error *err)
 	if (json_get_object(tree, "linux", "", &lx, err) < 0 ||
 	    (lx && parse_linux(lx, s, err) < 0))
 		return -1;
-	if (json_get_object(tree, "hooks", "", &hooks, err) < 0)
+	if (json_get_object(tree, "hooks", "", &hooks, err) < 0 ||
+	    (hooks && oci_hooks_parse(hooks, &s->hooks, err) < 0))
 		return -1;
-	for (size_t i = 0; hooks && i < hooks->u.object.len; i++) {
-		yajl_val list = hooks->u.object.values[i];
-
-		s->has_hooks = s->has_hooks || (YAJL_IS_ARRAY(list) && list->u.array.len > 0);
-	}
 	if (json_get_object(tree, "annotations", "", &ann, err) < 0 ||
 	    (ann && parse_string_map(ann, "annotations", &s->annotations, err) < 0))
 		return -1;
@@ -447,17 +501,41 @@ const struct oci_namespace *oci_spec_namespace(const struct oci_spec *spec,
 	return NULL;
 }
 
+void oci_process_release(struct oci_process *p)
+{
+	free(p->user.additional_gids);
+	strv_free(p->args);
+	strv_free(p->env);
+	free(p->cwd);
+	free(p->rlimits);
+	memset(p, 0, sizeof(*p));
+}
+
+int oci_process_parse(const char *json, size_t len, struct oci_process *p, struct shim_error *err)
+{
+	yajl_val tree = json_parse(json, len, "process", err);
+	int r = -1;
+
+	memset(p, 0, sizeof(*p));
+	if (!tree)
+		return -1;
+	if (!YAJL_IS_OBJECT(tree))
+		shim_fail(err, 0, "the process must be a JSON object");
+	else
+		r = parse_process(tree, p, err);
+	yajl_tree_free(tree);
+	if (r < 0)
+		oci_process_release(p);
+	return r;
+}
+
 void oci_spec_free(struct oci_spec *s)
 {
 	if (!s)
 		return;
 	free(s->oci_version);
 	free(s->root_path);
-	free(s->process.user.additional_gids);
-	strv_free(s->process.args);
-	strv_free(s->process.env);
-	free(s->process.cwd);
-	free(s->process.rlimits);
+	oci_process_release(&s->process);
 	free(s->hostname);
 	for (size_t i = 0; i < s->n_mounts; i++) {
 		free(s->mounts[i].destination);
@@ -474,5 +552,9 @@ void oci_spec_free(struct oci_spec *s)
 	free(s->rootfs_propagation);
 	strv_free(s->annotations);
 	strv_free(s->sysctl);
+	free(s->cgroups_path);
+	oci_resources_release(&s->resources);
+	oci_hooks_release(&s->hooks);
+	oci_seccomp_release(&s->seccomp);
 	free(s);
 }

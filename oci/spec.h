@@ -12,6 +12,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "oci/hooks.h"
+#include "oci/resources.h"
+#include "oci/seccomp.h"
 #include "shim/error.h"
 
 struct oci_rlimit {
@@ -36,6 +39,8 @@ struct oci_capabilities {
 
 struct oci_process {
 	bool terminal;
+	bool has_console_size;
+	unsigned int console_rows, console_cols;	/* process.consoleSize */
 	struct oci_user user;
 	char **args;		/* NULL-terminated, at least one */
 	char **env;		/* NULL-terminated */
@@ -88,8 +93,13 @@ struct oci_spec {
 	char *rootfs_propagation;	/* NULL: the default (rslave) */
 	char **annotations;	/* key, value, key, value, ..., NULL */
 	char **sysctl;		/* linux.sysctl: key, value, ..., NULL */
-	bool has_hooks;		/* "hooks" holds at least one hook */
-	bool has_seccomp;	/* "linux.seccomp" is given */
+	char *cgroups_path;	/* linux.cgroupsPath or NULL */
+	bool has_resources;	/* linux.resources given */
+	struct oci_resources resources;
+	struct oci_hooks hooks;
+	bool has_personality;	/* linux.personality given */
+	unsigned long personality;	/* PER_LINUX or PER_LINUX32 */
+	struct oci_seccomp seccomp;	/* .present: "linux.seccomp" is given */
 };
 
 /* Parse config.json text. On error fills err (naming the JSON path) and
@@ -97,6 +107,11 @@ struct oci_spec {
 struct oci_spec *oci_spec_parse(const char *json, size_t len, struct shim_error *err);
 
 void oci_spec_free(struct oci_spec *spec);
+
+/* A process object alone, as `exec --process FILE` takes it; errors name
+ * "process.<field>". */
+int oci_process_parse(const char *json, size_t len, struct oci_process *p, struct shim_error *err);
+void oci_process_release(struct oci_process *p);
 
 /* The namespace entry of that type, or NULL if the config has none. */
 const struct oci_namespace *oci_spec_namespace(const struct oci_spec *spec,

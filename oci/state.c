@@ -25,6 +25,12 @@ static void gen_state(yajl_gen g, const struct oci_state *st, bool with_private)
 		yajl_gen_map_open(g);
 		gen_str(g, "initStartTime");
 		yajl_gen_integer(g, (long long)st->init_start_time);
+		if (st->cgroup_path)
+			gen_key_str(g, "cgroupPath", st->cgroup_path);
+		gen_str(g, "poststart");
+		yajl_gen_bool(g, st->has_poststart);
+		gen_str(g, "poststop");
+		yajl_gen_bool(g, st->has_poststop);
 		yajl_gen_map_close(g);
 	}
 	yajl_gen_map_close(g);
@@ -104,6 +110,10 @@ static int parse_fields(yajl_val tree, struct oci_state *st, struct shim_error *
 	if (priv && json_get_u64(priv, "initStartTime", "shim", UINT64_MAX, &n, err) < 0)
 		return -1;
 	st->init_start_time = priv ? n : 0;
+	if (priv && (json_get_string(priv, "cgroupPath", "shim", &st->cgroup_path, err) < 0 ||
+		     json_get_bool(priv, "poststart", "shim", &st->has_poststart, err) < 0 ||
+		     json_get_bool(priv, "poststop", "shim", &st->has_poststop, err) < 0))
+		return -1;
 	ann = json_member(tree, "annotations");
 	if (YAJL_IS_OBJECT(ann)) {
 		size_t len = ann->u.object.len, k = 0;
@@ -154,5 +164,6 @@ void oci_state_free(struct oci_state *st)
 	free(st->created);
 	free(st->owner);
 	strv_free(st->annotations);
+	free(st->cgroup_path);
 	free(st);
 }

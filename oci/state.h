@@ -17,7 +17,7 @@ struct oci_state {
 	char *oci_version;
 	char *id;
 	pid_t pid;			/* 0 once stopped and unknown */
-	char *status;			/* creating, created, running, stopped */
+	char *status;			/* creating, created, running, paused, stopped */
 	char *bundle;			/* absolute */
 	char *rootfs;			/* absolute */
 	char *created;			/* RFC 3339, UTC */
@@ -26,6 +26,11 @@ struct oci_state {
 	/* private: the init's start time (/proc/PID/stat field 22), so a
 	 * recycled PID is never taken for the container's init */
 	unsigned long long init_start_time;
+	/* private: the cgroup folder under /sys/fs/cgroup, NULL if none */
+	char *cgroup_path;
+	/* private: the config has poststart / poststop hooks (read again from
+	 * the bundle when they are due) */
+	bool has_poststart, has_poststop;
 };
 
 /* JSON text (malloc'd). with_private: include the "shim" member; pretty:

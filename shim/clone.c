@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
@@ -8,13 +10,37 @@
 #include "shim/clone.h"
 #include "shim/syscalls.h"
 
-static pid_t clone_fallback(uint64_t ns_flags, int *pidfd, struct shim_error *err)
+/*
+ * Without CLONE_INTO_CGROUP the child moves itself, before it runs anything
+ * else, and only then makes its cgroup namespace, so that the namespace's
+ * root is the container's folder and not the runtime's.
+ */
+static int join_cgroup(int cgroup_fd, uint64_t ns_flags)
 {
+	int fd = openat(cgroup_fd, "cgroup.procs", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0 || write(fd, "0", 1) != 1)
+		return -1;
+	close(fd);
+	if ((ns_flags & CLONE_NEWCGROUP) && unshare(CLONE_NEWCGROUP) < 0)
+		return -1;
+	return 0;
+}
+
+static pid_t clone_fallback(uint64_t ns_flags, int cgroup_fd, int *pidfd, struct shim_error *err)
+{
+	uint64_t flags = ns_flags;
 	pid_t pid;
 
 	if (ns_flags & CLONE_NEWTIME)
 		return shim_fail(err, ENOSYS, "a time namespace needs clone3 (Linux 5.8)");
-	pid = sys_clone_forklike((unsigned long)ns_flags | SIGCHLD);
+	if (cgroup_fd >= 0)
+		flags &= ~(uint64_t)CLONE_NEWCGROUP;
+	pid = sys_clone_forklike((unsigned long)flags | SIGCHLD);
+	if (pid == 0 && cgroup_fd >= 0 && join_cgroup(cgroup_fd, ns_flags) < 0) {
+		dprintf(STDERR_FILENO, "shim: joining the container's cgroup: %s\n", strerror(errno));
+		_exit(127);
+	}
 	if (pid <= 0)
 		return pid == 0 ? 0 : shim_fail_errno(err, "clone");
 	*pidfd = sys_pidfd_open(pid, 0);
@@ -27,7 +53,7 @@ static pid_t clone_fallback(uint64_t ns_flags, int *pidfd, struct shim_error *er
 	return pid;
 }
 
-pid_t clone_with_pidfd(uint64_t ns_flags, clone_fn fn, void *arg, int *pidfd,
+pid_t clone_with_pidfd(uint64_t ns_flags, int cgroup_fd, clone_fn fn, void *arg, int *pidfd,
 		       struct shim_error *err)
 {
 	int fd = -1;
@@ -36,12 +62,19 @@ pid_t clone_with_pidfd(uint64_t ns_flags, clone_fn fn, void *arg, int *pidfd,
 		.pidfd = (uint64_t)(uintptr_t)&fd,
 		.exit_signal = SIGCHLD,
 	};
+	/* CLONE_ARGS_SIZE_VER0: what every kernel with clone3 takes */
+	size_t size = offsetof(struct shim_clone_args, set_tid);
 	pid_t pid;
 
-	/* CLONE_ARGS_SIZE_VER0: what every kernel with clone3 takes */
-	pid = sys_clone3(&args, offsetof(struct shim_clone_args, set_tid));
-	if (pid < 0 && errno == ENOSYS)
-		pid = clone_fallback(ns_flags, &fd, err);
+	if (cgroup_fd >= 0) {
+		args.flags |= CLONE_INTO_CGROUP;
+		args.cgroup = (uint64_t)cgroup_fd;
+		size = sizeof(args);	/* VER2 */
+	}
+	pid = sys_clone3(&args, size);
+	/* E2BIG: a clone3 older than CLONE_INTO_CGROUP (5.7) */
+	if (pid < 0 && (errno == ENOSYS || (errno == E2BIG && cgroup_fd >= 0)))
+		pid = clone_fallback(ns_flags, cgroup_fd, &fd, err);
 	else if (pid < 0)
 		return shim_fail_errno(err, "clone3");
 	if (pid == 0)

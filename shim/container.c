@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -18,10 +19,13 @@
 
 #include "oci/spec.h"
 #include "shim/bundle.h"
+#include "shim/cgroup.h"
 #include "shim/cleanup.h"
 #include "shim/clone.h"
 #include "shim/container.h"
 #include "shim/fd.h"
+#include "shim/hooks.h"
+#include "shim/log.h"
 #include "shim/namespaces.h"
 #include "shim/pidfd.h"
 #include "shim/process.h"
@@ -30,6 +34,7 @@
 #include "shim/sync.h"
 #include "shim/sysctl.h"
 #include "shim/syscalls.h"
+#include "shim/terminal.h"
 
 #define DELETE_WAIT_MS 10000
 
@@ -41,13 +46,51 @@ static const int forwarded_signals[] = {
 
 struct init_ctx {
 	const struct oci_spec *spec;
-	const char *rootfs, *bundle;
+	const char *id, *rootfs, *bundle;
+	pid_t host_pid;		/* from SYNC_CONTINUE; 0 without hooks */
 	struct ns_join *joins;
 	int sync_fd;		/* the init's end */
 	int runtime_sync_fd;	/* the runtime's end: closed in the child */
 	int dir_fd;		/* the state folder, for exec.fifo */
+	int console_fd;		/* where the pty master goes; -1 without a terminal */
 	unsigned int preserve_fds;
 };
+
+/* Hooks that need the init to stop before pivot_root, or to know its PID. */
+static bool needs_hook_handshake(const struct oci_hooks *h)
+{
+	return hooks_any(h, HOOK_PRESTART) || hooks_any(h, HOOK_CREATE_RUNTIME) ||
+	       hooks_any(h, HOOK_CREATE_CONTAINER) || hooks_any(h, HOOK_START_CONTAINER);
+}
+
+static int init_run_hooks(struct init_ctx *c, enum oci_hook_kind kind, const char *status,
+			  struct shim_error *err)
+{
+	_cleanup_free_ char *state = NULL;
+
+	if (!hooks_any(&c->spec->hooks, kind))
+		return 0;
+	state = hooks_state_json(c->spec, c->id, c->host_pid, status, c->bundle, err);
+	return state ? hooks_run(&c->spec->hooks, kind, state, err) : -1;
+}
+
+/* Between the mounts and pivot_root: the runtime's hooks, then ours. */
+static int init_before_pivot(void *arg, struct shim_error *err)
+{
+	struct init_ctx *c = arg;
+	struct sync_msg msg;
+	int r;
+
+	if (!needs_hook_handshake(&c->spec->hooks))
+		return 0;
+	if (sync_send(c->sync_fd, SYNC_HOOKS, NULL) < 0)
+		return shim_fail_errno(err, "asking the runtime to run the hooks");
+	r = sync_recv(c->sync_fd, &msg, err);
+	if (r <= 0 || msg.type != SYNC_CONTINUE)
+		return r < 0 ? -1 : shim_fail(err, EPROTO, "no go-ahead from the runtime after its hooks");
+	c->host_pid = msg.pid;
+	return init_run_hooks(c, HOOK_CREATE_CONTAINER, "creating", err);
+}
 
 static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim_error *err)
 {
@@ -57,10 +100,15 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	if (c->spec->hostname && *c->spec->hostname &&
 	    sethostname(c->spec->hostname, strlen(c->spec->hostname)) < 0)
 		return shim_fail_errno(err, "hostname: sethostname");
-	if (rootfs_setup(c->spec, c->rootfs, c->bundle, err) < 0 ||
+	if (c->spec->has_personality && personality(c->spec->personality) < 0)
+		return shim_fail_errno(err, "linux.personality: personality");
+	if (rootfs_setup(c->spec, c->rootfs, c->bundle, init_before_pivot, c, err) < 0 ||
 	    sysctl_apply(c->spec->sysctl, err) < 0 ||
-	    process_prepare(&c->spec->process, plan, err) < 0)
+	    process_prepare(&c->spec->process, &c->spec->seccomp, plan, err) < 0)
 		return -1;
+	if (c->console_fd >= 0 && terminal_setup(c->console_fd, &c->spec->process, err) < 0)
+		return -1;
+	c->console_fd = safe_close(c->console_fd);
 	return rootfs_finish(c->spec, err);
 }
 
@@ -91,7 +139,7 @@ static int init_main(void *arg)
 	if (sync_send(c->sync_fd, SYNC_READY, NULL) < 0)
 		return 1;
 	c->sync_fd = safe_close(c->sync_fd);
-	if (wait_for_start(c, &err) == 0)
+	if (wait_for_start(c, &err) == 0 && init_run_hooks(c, HOOK_START_CONTAINER, "created", &err) == 0)
 		process_exec(&c->spec->process, &plan, c->preserve_fds, &err);
 	/* Past ready nobody listens on the socket: stderr is all there is. */
 	dprintf(STDERR_FILENO, "shim: container init: %s\n", shim_error_text(&err, text, sizeof(text)));
@@ -114,34 +162,8 @@ static char *now_rfc3339(void)
 	return out;
 }
 
-static int send_pidfd(const char *socket_path, int pidfd, struct shim_error *err)
-{
-	_cleanup_close_ int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	char byte = 0, cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-	};
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
-
-	if (strlen(socket_path) >= sizeof(addr.sun_path))
-		return shim_fail(err, ENAMETOOLONG, "--pidfd-socket %s", socket_path);
-	strcpy(addr.sun_path, socket_path);
-	if (s < 0 || connect(s, (struct sockaddr *)&addr, sizeof(addr)) < 0)
-		return shim_fail_errno(err, "--pidfd-socket: connect %s", socket_path);
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &pidfd, sizeof(int));
-	if (sendmsg(s, &msg, MSG_NOSIGNAL) < 0)
-		return shim_fail_errno(err, "--pidfd-socket: send to %s", socket_path);
-	return 0;
-}
-
 static int record_state(int dir_fd, const struct create_opts *o, const struct bundle *b,
-			pid_t pid, struct shim_error *err)
+			const char *cgroup_rel, pid_t pid, struct shim_error *err)
 {
 	struct oci_state st = {
 		.oci_version = b->spec->oci_version,
@@ -152,6 +174,9 @@ static int record_state(int dir_fd, const struct create_opts *o, const struct bu
 		.rootfs = b->rootfs,
 		.owner = "",
 		.annotations = b->spec->annotations,
+		.cgroup_path = cgroup_rel && *cgroup_rel ? (char *)cgroup_rel : NULL,
+		.has_poststart = hooks_any(&b->spec->hooks, HOOK_POSTSTART),
+		.has_poststop = hooks_any(&b->spec->hooks, HOOK_POSTSTOP),
 	};
 	_cleanup_free_ char *created = now_rfc3339();
 	char pid_text[16];
@@ -166,21 +191,18 @@ static int record_state(int dir_fd, const struct create_opts *o, const struct bu
 	return 0;
 }
 
-/* For an init of ours that must not live on: SIGKILL, then reap it. */
-static void kill_and_reap(int pidfd)
+/* The init stopped before pivot_root: prestart and createRuntime, here. */
+static int runtime_hooks(int sync_fd, const struct create_opts *o, const struct bundle *b,
+			 pid_t pid, struct shim_error *err)
 {
-	int status;
-
-	pidfd_signal(pidfd, SIGKILL, NULL);
-	pidfd_reap(pidfd, &status, NULL);
-}
-
-/* Wait for the init's word: 0 ready, -1 with its error (or its death). */
-static int await_ready(int sync_fd, struct shim_error *err)
-{
+	const struct oci_hooks *h = &b->spec->hooks;
+	_cleanup_free_ char *state = NULL;
 	struct sync_msg msg;
-	int r = sync_recv(sync_fd, &msg, err);
+	int r;
 
+	if (!needs_hook_handshake(h))
+		return 0;
+	r = sync_recv(sync_fd, &msg, err);
 	if (r < 0)
 		return -1;
 	if (r == 0)
@@ -189,6 +211,14 @@ static int await_ready(int sync_fd, struct shim_error *err)
 		*err = msg.error;
 		return -1;
 	}
+	if (msg.type != SYNC_HOOKS)
+		return shim_fail(err, EPROTO, "unexpected message %d from the init", msg.type);
+	state = hooks_state_json(b->spec, o->id, pid, "creating", b->path, err);
+	if (!state || hooks_run(h, HOOK_PRESTART, state, err) < 0 ||
+	    hooks_run(h, HOOK_CREATE_RUNTIME, state, err) < 0)
+		return -1;
+	if (sync_send_continue(sync_fd, pid) < 0)
+		return shim_fail_errno(err, "telling the init to go on");
 	return 0;
 }
 
@@ -197,63 +227,116 @@ static int check_supported(const struct create_opts *o, const struct bundle *b,
 {
 	if (!b->spec->has_process)
 		return shim_fail(err, 0, "process: missing from %s/config.json", b->path);
-	if (b->spec->process.terminal)
-		return shim_fail(err, ENOTSUP, "process.terminal: terminals are not supported yet "
-				 "(set it to false)");
-	if (o->console_socket)
-		return shim_fail(err, ENOTSUP, "--console-socket: terminals are not supported yet");
-	/* Better refused than silently skipped: both are a promise to the user. */
-	if (b->spec->has_seccomp)
-		return shim_fail(err, ENOTSUP, "linux.seccomp: seccomp is not supported yet");
-	if (b->spec->has_hooks)
-		return shim_fail(err, ENOTSUP, "hooks: hooks are not supported yet");
+	if (b->spec->process.terminal && !o->console_socket && !o->terminal_proxy)
+		return shim_fail(err, 0, "process.terminal: needs --console-socket (or `run` in the "
+				 "foreground, which copies the terminal itself)");
+	if (o->console_socket && !b->spec->process.terminal)
+		return shim_fail(err, 0, "--console-socket: the config's process.terminal is false");
 	if (ns_check_supported(b->spec, err) < 0)
 		return -1;
 	return fd_check_preserved(o->preserve_fds, err);
 }
 
 static int spawn_init(const struct create_opts *o, const struct bundle *b, int dir_fd,
-		      int *pidfd, struct shim_error *err)
+		      int cgroup_fd, const char *cgroup_rel, int *pidfd, int *master,
+		      struct shim_error *err)
 {
 	struct ns_join joins;
-	int sync[2];
+	int sync[2], console[2];
 	struct init_ctx ctx = {
-		.spec = b->spec, .rootfs = b->rootfs, .bundle = b->path,
+		.spec = b->spec, .id = o->id, .rootfs = b->rootfs, .bundle = b->path,
 		.joins = &joins, .dir_fd = dir_fd, .preserve_fds = o->preserve_fds,
 	};
 	pid_t pid;
 	int r = -1;
 
-	if (ns_open_joins(b->spec, &joins, err) < 0)
+	if (terminal_socket(b->spec->process.terminal, o->console_socket, console, err) < 0)
 		return -1;
+	ctx.console_fd = console[1];
+	if (ns_open_joins(b->spec, &joins, err) < 0) {
+		terminal_close_pair(console);
+		return -1;
+	}
 	if (ns_enter(&joins, true, err) < 0 || sync_pair(sync, err) < 0) {
 		ns_close_joins(&joins);
+		terminal_close_pair(console);
 		return -1;
 	}
 	ctx.runtime_sync_fd = sync[0];
 	ctx.sync_fd = sync[1];
-	pid = clone_with_pidfd(ns_clone_flags(b->spec), init_main, &ctx, pidfd, err);
+	pid = clone_with_pidfd(ns_clone_flags(b->spec), cgroup_fd, init_main, &ctx, pidfd, err);
 	safe_close(sync[1]);
+	console[1] = safe_close(console[1]);
 	ns_close_joins(&joins);
 	if (pid > 0) {
-		r = await_ready(sync[0], err);
+		r = runtime_hooks(sync[0], o, b, pid, err);
 		if (r == 0)
-			r = record_state(dir_fd, o, b, pid, err);
+			r = sync_await_ready(sync[0], err);
+		if (r == 0)
+			r = record_state(dir_fd, o, b, cgroup_rel, pid, err);
+		if (r == 0 && console[0] >= 0 && master && (*master = fd_recv(console[0], err)) < 0)
+			r = shim_error_wrap(err, "process.terminal: the pty master");
 		if (r < 0) {
-			kill_and_reap(*pidfd);
+			pidfd_kill_and_reap(*pidfd);
 			*pidfd = safe_close(*pidfd);
 		}
 	}
 	safe_close(sync[0]);
+	terminal_close_pair(console);
 	return r;
 }
 
-int container_create(const struct create_opts *o, int *pidfd_out, struct shim_error *err)
+/*
+ * The container's cgroup folder, made and filled before the init exists. A
+ * host without cgroup v2 gets none, which only a config asking for no
+ * limits accepts (its device rules then go unenforced: said as a warning).
+ */
+static int make_cgroup(const struct create_opts *o, const struct oci_spec *s, char *rel,
+		       size_t len, int *fd, struct shim_error *err)
+{
+	*fd = -1;
+	rel[0] = '\0';
+	if (!cgroup2_mounted()) {
+		if (s->cgroups_path || s->resources.n_settings)
+			return shim_fail(err, ENOTSUP, "%s: needs cgroup v2 mounted at %s (cgroup v1 is "
+					 "not supported)", s->resources.n_settings
+					 ? s->resources.settings[0].json_path : "linux.cgroupsPath", CGROUP_ROOT);
+		log_warn("no cgroup v2 at %s: container %s runs without a cgroup%s", CGROUP_ROOT,
+			 o->id, s->resources.has_devices ? " and its device rules are not applied" : "");
+		return 0;
+	}
+	if (cgroup_resolve(s->cgroups_path, o->id, rel, len, err) < 0)
+		return -1;
+	*fd = cgroup_create(rel, &s->resources, err);
+	if (*fd < 0)
+		rel[0] = '\0';
+	return *fd < 0 ? -1 : 0;
+}
+
+/* A create that failed (a hook, say) still ends as a delete would: with
+ * the poststop hooks, as the runtime-spec asks. */
+static void poststop_after_failure(const struct create_opts *o, const struct bundle *b)
+{
+	struct shim_error err = { 0 };
+	_cleanup_free_ char *state = NULL;
+
+	if (!hooks_any(&b->spec->hooks, HOOK_POSTSTOP))
+		return;
+	state = hooks_state_json(b->spec, o->id, 0, "stopped", b->path, &err);
+	if (state)
+		hooks_run_warn(&b->spec->hooks, HOOK_POSTSTOP, state);
+}
+
+int container_create(const struct create_opts *o, int *pidfd_out, int *master_out,
+		     struct shim_error *err)
 {
 	struct bundle b = { 0 };
-	_cleanup_close_ int dir_fd = -1;
+	_cleanup_close_ int dir_fd = -1, cgroup_fd = -1;
+	char cgroup_rel[PATH_MAX] = "";
 	int pidfd = -1;
 
+	if (master_out)
+		*master_out = -1;
 	if (store_check_id(o->id, err) < 0 || bundle_load(o->bundle, &b, err) < 0)
 		return -1;
 	if (check_supported(o, &b, err) < 0)
@@ -265,10 +348,14 @@ int container_create(const struct create_opts *o, int *pidfd_out, struct shim_er
 		shim_fail_errno(err, "mkfifo %s/%s/%s", o->root, o->id, STORE_FIFO);
 		goto fail_remove;
 	}
-	if (spawn_init(o, &b, dir_fd, &pidfd, err) < 0)
+	if (make_cgroup(o, b.spec, cgroup_rel, sizeof(cgroup_rel), &cgroup_fd, err) < 0)
 		goto fail_remove;
-	if (o->pidfd_socket && send_pidfd(o->pidfd_socket, pidfd, err) < 0) {
-		kill_and_reap(pidfd);
+	if (spawn_init(o, &b, dir_fd, cgroup_fd, cgroup_rel, &pidfd, master_out, err) < 0) {
+		poststop_after_failure(o, &b);
+		goto fail_remove;
+	}
+	if (o->pidfd_socket && pidfd_send_to_socket(o->pidfd_socket, pidfd, err) < 0) {
+		pidfd_kill_and_reap(pidfd);
 		goto fail_remove;
 	}
 	if (pidfd_out)
@@ -280,6 +367,10 @@ int container_create(const struct create_opts *o, int *pidfd_out, struct shim_er
 
 fail_remove:
 	safe_close(pidfd);
+	if (master_out)
+		*master_out = safe_close(*master_out);
+	if (cgroup_rel[0])
+		cgroup_destroy(cgroup_rel, NULL);
 	store_remove(o->root, o->id, NULL);
 fail:
 	bundle_release(&b);
@@ -292,6 +383,7 @@ int container_load(const char *root, const char *id, struct container *c, struct
 {
 	memset(c, 0, sizeof(*c));
 	c->pidfd = -1;
+	c->cgroup_fd = -1;
 	c->dir_fd = store_open(root, id, err);
 	if (c->dir_fd < 0)
 		return -1;
@@ -312,21 +404,52 @@ int container_load(const char *root, const char *id, struct container *c, struct
 		c->status = STATUS_CREATED;
 	else
 		c->status = STATUS_RUNNING;
+	if (c->state->cgroup_path) {
+		c->cgroup_fd = cgroup_open(c->state->cgroup_path, NULL);
+		if (c->status != STATUS_STOPPED && cgroup_is_frozen(c->cgroup_fd) == 1)
+			c->status = STATUS_PAUSED;
+	}
 	free(c->state->status);
-	c->state->status = strdup(c->status == STATUS_CREATED   ? "created"
-				  : c->status == STATUS_RUNNING ? "running"
-								: "stopped");
+	c->state->status = strdup(container_status_name(c->status));
 	if (c->status == STATUS_STOPPED)
 		c->state->pid = 0;
 	return 0;
 }
 
+const char *container_status_name(enum container_status s)
+{
+	static const char *const names[] = {
+		[STATUS_CREATED] = "created", [STATUS_RUNNING] = "running",
+		[STATUS_PAUSED] = "paused", [STATUS_STOPPED] = "stopped",
+	};
+
+	return names[s];
+}
+
 void container_release(struct container *c)
 {
 	c->dir_fd = safe_close(c->dir_fd);
+	c->cgroup_fd = safe_close(c->cgroup_fd);
 	c->pidfd = safe_close(c->pidfd);
 	oci_state_free(c->state);
 	c->state = NULL;
+}
+
+/* poststart and poststop: the bundle's config read again; failures warn. */
+static void post_hooks(const struct container *c, enum oci_hook_kind kind, const char *status)
+{
+	struct bundle b = { 0 };
+	struct shim_error err = { 0 };
+	_cleanup_free_ char *state = NULL;
+	char text[2048];
+
+	if (bundle_load(c->state->bundle, &b, &err) < 0 ||
+	    !(state = hooks_state_json(b.spec, c->id, c->state->pid, status, b.path, &err)))
+		log_warn("hooks.%s not run: %s", oci_hook_kind_name(kind),
+			 shim_error_text(&err, text, sizeof(text)));
+	else
+		hooks_run_warn(&b.spec->hooks, kind, state);
+	bundle_release(&b);
 }
 
 int container_start(struct container *c, struct shim_error *err)
@@ -337,8 +460,9 @@ int container_start(struct container *c, struct shim_error *err)
 
 	if (c->status == STATUS_STOPPED)
 		return shim_fail(err, 0, "cannot start a container that has stopped");
-	if (c->status == STATUS_RUNNING)
-		return shim_fail(err, 0, "cannot start an already running container");
+	if (c->status == STATUS_RUNNING || c->status == STATUS_PAUSED)
+		return shim_fail(err, 0, "cannot start an already %s container",
+				 container_status_name(c->status));
 	/* Non-blocking, so an init that died first cannot hang us; its own
 	 * blocking open for writing returns as soon as this one exists. */
 	fifo = openat(c->dir_fd, STORE_FIFO, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -354,6 +478,8 @@ int container_start(struct container *c, struct shim_error *err)
 	if (unlinkat(c->dir_fd, STORE_FIFO, 0) < 0)
 		return shim_fail_errno(err, "start: remove exec.fifo");
 	c->status = STATUS_RUNNING;
+	if (c->state->has_poststart)
+		post_hooks(c, HOOK_POSTSTART, "running");
 	return 0;
 }
 
@@ -407,8 +533,9 @@ int container_kill(struct container *c, int sig, bool all, struct shim_error *er
 
 int container_delete(const char *root, struct container *c, bool force, struct shim_error *err)
 {
-	if (c->status == STATUS_RUNNING && !force)
-		return shim_fail(err, 0, "cannot delete container %s that is not stopped: running", c->id);
+	if ((c->status == STATUS_RUNNING || c->status == STATUS_PAUSED) && !force)
+		return shim_fail(err, 0, "cannot delete container %s that is not stopped: %s", c->id,
+				 container_status_name(c->status));
 	if (c->status != STATUS_STOPPED) {
 		int r;
 
@@ -418,7 +545,14 @@ int container_delete(const char *root, struct container *c, bool force, struct s
 		if (r <= 0)
 			return r < 0 ? -1 : shim_fail(err, ETIMEDOUT, "container %s: init did not exit after SIGKILL", c->id);
 	}
-	return store_remove(root, c->id, err);
+	/* what is left in the folder (processes that joined it) dies with it */
+	if (c->state->cgroup_path && cgroup_destroy(c->state->cgroup_path, err) < 0)
+		return shim_error_wrap(err, "container %s", c->id);
+	if (store_remove(root, c->id, err) < 0)
+		return -1;
+	if (c->state->has_poststop)
+		post_hooks(c, HOOK_POSTSTOP, "stopped");
+	return 0;
 }
 
 void container_block_forwarded_signals(void)

@@ -7,6 +7,7 @@
  *           exec.fifo for writing                        -> "created"
  *   start:  open exec.fifo for reading; the init goes on to exec
  *                                                         -> "running"
+ *   pause/resume: cgroup.freeze                          -> "paused"/"running"
  *   the init exits (seen by polling its pidfd)           -> "stopped"
  *   delete: (with force, SIGKILL through the pidfd first) remove the folder
  *
@@ -30,24 +31,31 @@ struct create_opts {
 	const char *console_socket;	/* --console-socket or NULL */
 	const char *pidfd_socket;	/* --pidfd-socket or NULL */
 	unsigned int preserve_fds;	/* --preserve-fds */
+	bool terminal_proxy;		/* `run` in the foreground: it copies the pty */
 };
 
-enum container_status { STATUS_CREATED, STATUS_RUNNING, STATUS_STOPPED };
+enum container_status { STATUS_CREATED, STATUS_RUNNING, STATUS_PAUSED, STATUS_STOPPED };
 
 struct container {
 	char *id;
 	int dir_fd;			/* the state folder, O_PATH */
 	struct oci_state *state;	/* status filled in as read now */
 	int pidfd;			/* -1 once stopped */
+	int cgroup_fd;			/* its cgroup folder, -1 if none */
 	enum container_status status;
 };
 
 /* Create; on success the init waits for start. With pidfd_out, the caller
- * gets the init's pidfd (and, as its parent, reaps it). */
-int container_create(const struct create_opts *o, int *pidfd_out, struct shim_error *err);
+ * gets the init's pidfd (and, as its parent, reaps it); with terminal_proxy
+ * and process.terminal, *master_out is the pty master (else -1). */
+int container_create(const struct create_opts *o, int *pidfd_out, int *master_out,
+		     struct shim_error *err);
 
 int container_load(const char *root, const char *id, struct container *c, struct shim_error *err);
 void container_release(struct container *c);
+
+/* "created", "running", "paused", "stopped" */
+const char *container_status_name(enum container_status s);
 
 int container_start(struct container *c, struct shim_error *err);
 int container_kill(struct container *c, int sig, bool all, struct shim_error *err);

@@ -3,6 +3,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "shim/fd.h"
@@ -53,4 +56,66 @@ int fd_pass_preserved(unsigned int n, struct shim_error *err)
 			return shim_fail_errno(err, "--preserve-fds: fd %u", fd);
 	}
 	return 0;
+}
+
+int fd_send(int sock, int fd, struct shim_error *err)
+{
+	char byte = 0, cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	if (sendmsg(sock, &msg, MSG_NOSIGNAL) < 0)
+		return shim_fail_errno(err, "sending an fd");
+	return 0;
+}
+
+int fd_recv(int sock, struct shim_error *err)
+{
+	char byte, cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cm;
+	ssize_t n;
+	int fd;
+
+	do
+		n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return shim_fail_errno(err, "receiving an fd");
+	cm = CMSG_FIRSTHDR(&msg);
+	if (n == 0 || !cm || cm->cmsg_type != SCM_RIGHTS || cm->cmsg_len != CMSG_LEN(sizeof(int)))
+		return shim_fail(err, EPROTO, "receiving an fd: none came");
+	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+	return fd;
+}
+
+int fd_connect_unix(const char *path, const char *what, struct shim_error *err)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int s;
+
+	if (strlen(path) >= sizeof(addr.sun_path))
+		return shim_fail(err, ENAMETOOLONG, "%s %s", what, path);
+	strcpy(addr.sun_path, path);
+	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return shim_fail_errno(err, "%s: socket", what);
+	if (connect(s, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
+		shim_fail_errno(err, "%s: connect %s", what, path);
+		close(s);
+		return -1;
+	}
+	return s;
 }

@@ -18,4 +18,12 @@ int fd_check_preserved(unsigned int n, struct shim_error *err);
 /* Clear FD_CLOEXEC on 3 .. 3+N-1 so they survive exec. */
 int fd_pass_preserved(unsigned int n, struct shim_error *err);
 
+/* One fd over a unix socket (SCM_RIGHTS), and back (received cloexec). */
+int fd_send(int sock, int fd, struct shim_error *err);
+int fd_recv(int sock, struct shim_error *err);
+
+/* A stream socket connected to the unix socket at path; what names it
+ * in errors ("--console-socket"). */
+int fd_connect_unix(const char *path, const char *what, struct shim_error *err);
+
 #endif

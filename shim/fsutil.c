@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -56,12 +57,28 @@ int write_text_file(const char *path, const char *text, struct shim_error *err)
 	return 0;
 }
 
+/* Grow buf to hold at least want + 1 bytes; false when out of memory. */
+static bool grow(char **buf, size_t *cap, size_t want)
+{
+	char *bigger;
+
+	if (want + 1 <= *cap)
+		return true;
+	*cap = want + 1 > *cap * 2 ? want + 1 : *cap * 2;
+	bigger = realloc(*buf, *cap);
+	if (!bigger)
+		return false;
+	*buf = bigger;
+	return true;
+}
+
+/* Read to EOF: /proc and /sys files say they are 0 bytes long. */
 char *read_small_file(const char *path, size_t max, size_t *len, struct shim_error *err)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
-	char *buf;
-	size_t got = 0;
+	char *buf = NULL;
+	size_t got = 0, cap = 0;
 
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		shim_fail_errno(err, "%s", path);
@@ -71,21 +88,33 @@ char *read_small_file(const char *path, size_t max, size_t *len, struct shim_err
 		shim_fail(err, S_ISREG(st.st_mode) ? EFBIG : EINVAL, "%s", path);
 		return NULL;
 	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		shim_fail(err, ENOMEM, "%s", path);
-		return NULL;
-	}
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+	for (;;) {
+		ssize_t n;
 
+		if (!grow(&buf, &cap, got + ((size_t)st.st_size > got ? (size_t)st.st_size - got : 4096))) {
+			free(buf);
+			shim_fail(err, ENOMEM, "%s", path);
+			return NULL;
+		}
+		n = read(fd, buf + got, cap - 1 - got);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (n < 0) {
+			free(buf);
+			shim_fail_errno(err, "reading %s", path);
+			return NULL;
+		}
+		if (n == 0)
 			break;
 		got += (size_t)n;
+		if (got > max) {
+			free(buf);
+			shim_fail(err, EFBIG, "%s", path);
+			return NULL;
+		}
 	}
 	buf[got] = '\0';
-	*len = got;
+	if (len)
+		*len = got;
 	return buf;
 }

@@ -18,7 +18,8 @@ int write_all(int fd, const char *text);
 /* Open an existing file (a /proc or /sys knob) and write text to it. */
 int write_text_file(const char *path, const char *text, struct shim_error *err);
 
-/* Read a whole regular file of at most max bytes, NUL-terminated. */
+/* Read a whole regular file of at most max bytes, NUL-terminated; its
+ * length in *len unless len is NULL. */
 char *read_small_file(const char *path, size_t max, size_t *len, struct shim_error *err);
 
 #endif

@@ -85,3 +85,17 @@ void log_debug(const char *fmt, ...)
 	va_end(ap);
 	record("debug", msg);
 }
+
+void log_warn(const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/* as runc: to the log when there is one, else to stderr */
+	if (log_fd < 0)
+		fprintf(stderr, "shim: warning: %s\n", msg);
+	record("warning", msg);
+}

@@ -14,5 +14,6 @@
 int log_setup(const char *path, const char *format, bool debug, struct shim_error *err);
 void log_error(const char *msg);
 void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

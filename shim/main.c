@@ -26,6 +26,12 @@ static const struct {
 	{ "kill", cmd_kill, "send a signal to a container's init (or --all its processes)" },
 	{ "delete", cmd_delete, "remove a stopped container (-f: kill it first)" },
 	{ "list", cmd_list, "list containers (-q, --format table|json)" },
+	{ "exec", cmd_exec, "run another process in a running container" },
+	{ "pause", cmd_pause, "freeze all processes of a container (cgroup v2)" },
+	{ "resume", cmd_resume, "thaw a paused container" },
+	{ "update", cmd_update, "change a container's resource limits" },
+	{ "ps", cmd_ps, "list the processes in a container (--format table|json)" },
+	{ "events", cmd_events, "print a container's stats and OOM events as JSON" },
 	{ "spec", cmd_spec, "write a default config.json" },
 	{ "features", cmd_features, "print what this runtime implements, as JSON" },
 };

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 
 #include "shim/cleanup.h"
+#include "shim/fd.h"
 #include "shim/pidfd.h"
 #include "shim/syscalls.h"
 
@@ -98,4 +100,24 @@ int pidfd_reap(int pidfd, int *status, struct shim_error *err)
 			return shim_fail_errno(err, "waitid(P_PIDFD)");
 	*status = info.si_code == CLD_EXITED ? info.si_status : 128 + info.si_status;
 	return 0;
+}
+
+int pidfd_send_to_socket(const char *socket_path, int pidfd, struct shim_error *err)
+{
+	_cleanup_close_ int s = fd_connect_unix(socket_path, "--pidfd-socket", err);
+
+	if (s < 0)
+		return -1;
+	if (fd_send(s, pidfd, err) < 0)
+		return shim_error_wrap(err, "--pidfd-socket %s", socket_path);
+	return 0;
+}
+
+/* For a child of ours that must not live on: SIGKILL, then reap it. */
+void pidfd_kill_and_reap(int pidfd)
+{
+	int status;
+
+	pidfd_signal(pidfd, SIGKILL, NULL);
+	pidfd_reap(pidfd, &status, NULL);
 }

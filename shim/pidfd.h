@@ -32,4 +32,10 @@ int pidfd_signal(int pidfd, int sig, struct shim_error *err);
  * (the code, or 128 + the signal that killed it). */
 int pidfd_reap(int pidfd, int *status, struct shim_error *err);
 
+/* Send pidfd over SCM_RIGHTS to the unix socket at path (--pidfd-socket). */
+int pidfd_send_to_socket(const char *path, int pidfd, struct shim_error *err);
+
+/* For a child of ours that must not live on: SIGKILL, then reap it. */
+void pidfd_kill_and_reap(int pidfd);
+
 #endif

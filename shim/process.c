@@ -13,9 +13,11 @@
 #include <unistd.h>
 
 #include "shim/caps.h"
+#include "shim/cleanup.h"
 #include "shim/fd.h"
 #include "shim/fsutil.h"
 #include "shim/process.h"
+#include "shim/seccomp.h"
 
 #define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
@@ -122,14 +124,16 @@ static int build_env(const struct oci_process *p, struct process_plan *plan,
 	return 0;
 }
 
-int process_prepare(const struct oci_process *p, struct process_plan *plan,
-		    struct shim_error *err)
+int process_prepare(const struct oci_process *p, const struct oci_seccomp *seccomp,
+		    struct process_plan *plan, struct shim_error *err)
 {
 	if (enter_cwd(p->cwd, err) < 0)
 		return -1;
 	if (build_env(p, plan, err) < 0)
 		return -1;
-	return find_exe(p->args[0], plan->env, plan->exe, sizeof(plan->exe), err);
+	if (find_exe(p->args[0], plan->env, plan->exe, sizeof(plan->exe), err) < 0)
+		return -1;
+	return seccomp ? seccomp_build(seccomp, &plan->seccomp, err) : 0;
 }
 
 static int set_user(const struct oci_user *u, struct shim_error *err)
@@ -176,19 +180,25 @@ int process_exec(const struct oci_process *p, struct process_plan *plan,
 	if (p->has_oom_score_adj && write_oom_score_adj(p->oom_score_adj, err) < 0)
 		return -1;
 	umask(p->user.has_umask ? p->user.umask : 0022);
+	if (fd_pass_preserved(preserve_fds, err) < 0)
+		return -1;
+	reset_signals();
+	/* What is open now is all the program gets, and only 0, 1, 2 and the
+	 * preserved ones stay; what opens a file from here on closes it. */
+	if (unshare(CLONE_FILES) < 0)
+		return shim_fail_errno(err, "unshare(CLONE_FILES)");
+	if (fd_close_from(3 + preserve_fds, err) < 0)
+		return -1;
+	/* Without no_new_privs a filter needs CAP_SYS_ADMIN: load it while we
+	 * have it; the steps below must then pass it, as with runc. */
+	if (!p->no_new_privileges && seccomp_install(TAKE_PTR(plan->seccomp), err) < 0)
+		return -1;
 	if (caps_drop_bounding(&p->caps, err) < 0 || set_user(&p->user, err) < 0 ||
 	    caps_set(&p->caps, err) < 0)
 		return -1;
 	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return shim_fail_errno(err, "process.noNewPrivileges");
-	if (fd_pass_preserved(preserve_fds, err) < 0)
-		return -1;
-	reset_signals();
-	/* From here on nothing may open an fd: what is open now is all the
-	 * program gets, and only 0, 1, 2 and the preserved ones stay. */
-	if (unshare(CLONE_FILES) < 0)
-		return shim_fail_errno(err, "unshare(CLONE_FILES)");
-	if (fd_close_from(3 + preserve_fds, err) < 0)
+	if (seccomp_install(TAKE_PTR(plan->seccomp), err) < 0)
 		return -1;
 	execve(plan->exe, p->args, plan->env);
 	return shim_fail_errno(err, "exec %s", plan->exe);

@@ -3,11 +3,12 @@
  * shim/process.h: the init's last steps, in the container's root.
  *
  * process_prepare() runs before the init reports ready, so that what a user
- * gets wrong (a cwd outside the root, a program not found) fails `create`
- * with a clear error. process_exec() runs after `start`: limits, umask,
- * capabilities and user, no_new_privs, then unshare(CLONE_FILES) and
- * close_range(3 + N, ~0U), so that only 0, 1, 2 and the N preserved fds
- * reach the program.
+ * gets wrong (a cwd outside the root, a program not found, a seccomp
+ * profile libseccomp refuses) fails `create` with a clear error.
+ * process_exec() runs after `start`: limits, umask, then unshare(CLONE_FILES)
+ * and close_range(3 + N, ~0U), so that only 0, 1, 2 and the N preserved fds
+ * reach the program; then capabilities and user, no_new_privs and the
+ * seccomp filter (shim/seccomp.h says where it goes), and execve.
  */
 #ifndef SHIM_PROCESS_H
 #define SHIM_PROCESS_H
@@ -20,10 +21,11 @@
 struct process_plan {
 	char exe[PATH_MAX];	/* args[0] resolved in $PATH */
 	char **env;		/* process.env plus HOME when it is missing */
+	void *seccomp;		/* the built filter, NULL for none */
 };
 
-int process_prepare(const struct oci_process *p, struct process_plan *plan,
-		    struct shim_error *err);
+int process_prepare(const struct oci_process *p, const struct oci_seccomp *seccomp,
+		    struct process_plan *plan, struct shim_error *err);
 
 /* Returns only on failure. */
 int process_exec(const struct oci_process *p, struct process_plan *plan,

@@ -287,7 +287,7 @@ static int final_propagation(const char *name, struct shim_error *err)
 }
 
 int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bundle,
-		 struct shim_error *err)
+		 rootfs_hook_fn before_pivot, void *arg, struct shim_error *err)
 {
 	_cleanup_close_ int self = -1, root_fd = -1;
 
@@ -304,6 +304,8 @@ int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bu
 			return shim_error_wrap(err, "mounts[%zu] (%s)", i, spec->mounts[i].destination);
 	if (config_mounts_fresh_dev(spec) && dev_setup(root_fd, err) < 0)
 		return shim_error_wrap(err, "/dev");
+	if (before_pivot && before_pivot(arg, err) < 0)
+		return -1;
 	return pivot(root_fd, err);
 }
 

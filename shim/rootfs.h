@@ -9,7 +9,8 @@
  *      inside the rootfs (openat2 RESOLVE_IN_ROOT: a symlink cannot lead
  *      out), creating what is missing;
  *   4. /dev, when the config mounts a fresh one, gets the default devices;
- *   5. pivot_root(".", ".") and the old root is detached;
+ *   5. (the createRuntime and createContainer hooks, through before_pivot)
+ *      pivot_root(".", ".") and the old root is detached;
  *   6. (rootfs_finish, once the init wrote its sysctls and made its cwd)
  *      maskedPaths, readonlyPaths, a read-only root, rootfsPropagation.
  */
@@ -19,9 +20,12 @@
 #include "oci/spec.h"
 #include "shim/error.h"
 
-/* rootfs and bundle are absolute host paths. */
+typedef int (*rootfs_hook_fn)(void *arg, struct shim_error *err);
+
+/* rootfs and bundle are absolute host paths; before_pivot (may be NULL)
+ * runs between steps 4 and 5. */
 int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bundle,
-		 struct shim_error *err);
+		 rootfs_hook_fn before_pivot, void *arg, struct shim_error *err);
 
 /* Step 6, after sysctls (written through /proc/sys, which readonlyPaths
  * usually covers) and process_prepare() (which may create the cwd). */

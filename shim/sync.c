@@ -25,6 +25,17 @@ int sync_send(int fd, enum sync_type type, const struct shim_error *error)
 	return n == (ssize_t)sizeof(msg) ? 0 : -1;
 }
 
+int sync_send_continue(int fd, pid_t pid)
+{
+	struct sync_msg msg = { .type = SYNC_CONTINUE, .pid = (int)pid };
+	ssize_t n;
+
+	do
+		n = send(fd, &msg, sizeof(msg), MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	return n == (ssize_t)sizeof(msg) ? 0 : -1;
+}
+
 int sync_recv(int fd, struct sync_msg *msg, struct shim_error *err)
 {
 	ssize_t n;
@@ -36,8 +47,27 @@ int sync_recv(int fd, struct sync_msg *msg, struct shim_error *err)
 		return 0;
 	if (n < 0)
 		return shim_fail_errno(err, "reading from the init");
-	if (n != (ssize_t)sizeof(*msg) || (msg->type != SYNC_READY && msg->type != SYNC_ERROR))
+	if (n != (ssize_t)sizeof(*msg) || msg->type < SYNC_READY || msg->type > SYNC_CONTINUE)
 		return shim_fail(err, EPROTO, "bad message from the init");
 	msg->error.msg[sizeof(msg->error.msg) - 1] = '\0';
 	return 1;
+}
+
+/* Wait for the init's word: 0 ready, -1 with its error (or its death). */
+int sync_await_ready(int sync_fd, struct shim_error *err)
+{
+	struct sync_msg msg;
+	int r = sync_recv(sync_fd, &msg, err);
+
+	if (r < 0)
+		return -1;
+	if (r == 0)
+		return shim_fail(err, 0, "the container's init exited during setup");
+	if (msg.type == SYNC_ERROR) {
+		*err = msg.error;
+		return -1;
+	}
+	if (msg.type != SYNC_READY)
+		return shim_fail(err, EPROTO, "unexpected message %d from the init", msg.type);
+	return 0;
 }

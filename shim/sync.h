@@ -3,24 +3,32 @@
  * shim/sync.h: what the container's init tells the runtime during create,
  * over a SOCK_SEQPACKET socketpair: one message a packet.
  *
- *   init -> runtime   SYNC_READY   set up, now waiting for `start`
- *   init -> runtime   SYNC_ERROR   setup failed; the text says why
+ *   init -> runtime   SYNC_HOOKS     mounts made, not pivoted: run the
+ *                                  prestart and createRuntime hooks
+ *   runtime -> init   SYNC_CONTINUE  they passed; carries the init's PID
+ *   init -> runtime   SYNC_READY     set up, now waiting for `start`
+ *   init -> runtime   SYNC_ERROR     setup failed; the text says why
  *
  * EOF without a message means the init died.
  */
 #ifndef SHIM_SYNC_H
 #define SHIM_SYNC_H
 
+#include <sys/types.h>
+
 #include "shim/error.h"
 
 enum sync_type {
 	SYNC_READY = 1,
 	SYNC_ERROR = 2,
+	SYNC_HOOKS = 3,
+	SYNC_CONTINUE = 4,
 };
 
 struct sync_msg {
 	enum sync_type type;
 	struct shim_error error;	/* SYNC_ERROR */
+	int pid;			/* SYNC_CONTINUE: the init as the host sees it */
 };
 
 /* A socketpair: fds[0] for the runtime, fds[1] for the init; cloexec. */
@@ -28,7 +36,12 @@ int sync_pair(int fds[2], struct shim_error *err);
 
 int sync_send(int fd, enum sync_type type, const struct shim_error *error);
 
+int sync_send_continue(int fd, pid_t pid);
+
 /* 1 with *msg filled, 0 on EOF, -1 with err filled. */
 int sync_recv(int fd, struct sync_msg *msg, struct shim_error *err);
+
+/* Wait for the child's word: 0 ready, -1 with its error (or its death). */
+int sync_await_ready(int fd, struct shim_error *err);
 
 #endif

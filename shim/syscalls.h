@@ -286,4 +286,17 @@ static inline int sys_openat2(int dfd, const char *path, struct shim_open_how *h
 #endif
 }
 
+/* --- bpf (3.18; cgroup device programs 4.15), which glibc does not wrap --- */
+#include <linux/bpf.h>
+
+static inline int sys_bpf(int cmd, union bpf_attr *attr, unsigned int size)
+{
+#ifdef __NR_bpf
+	return (int)syscall(__NR_bpf, cmd, attr, size);
+#else
+	(void)cmd, (void)attr, (void)size;
+	return SHIM_ENOSYS();
+#endif
+}
+
 #endif /* SHIM_SYSCALLS_H */

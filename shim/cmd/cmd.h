@@ -29,11 +29,20 @@ int cmd_kill(const struct global_opts *g, int argc, char **argv, struct shim_err
 int cmd_delete(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
 int cmd_list(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
 int cmd_spec(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
+int cmd_exec(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
+int cmd_pause(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
+int cmd_resume(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
+int cmd_update(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
+int cmd_ps(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
+int cmd_events(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
 int cmd_features(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
 
 /* create and run share their flags; argv[optind] must then be the ID. */
 int cmd_parse_create(const char *root, int argc, char **argv, bool *detach,
 		     struct create_opts *o, struct shim_error *err);
+
+/* The verb takes no flags: any is an error naming it. Sets optind. */
+int cmd_no_flags(int argc, char **argv, struct shim_error *err);
 
 /* Exactly one positional argument, the container ID. */
 int cmd_one_id(const char *cmd, int argc, char **argv, const char **id, struct shim_error *err);

@@ -71,5 +71,5 @@ int cmd_create(const struct global_opts *g, int argc, char **argv, struct shim_e
 
 	if (cmd_parse_create(g->root, argc, argv, NULL, &o, err) < 0)
 		return -1;
-	return container_create(&o, NULL, err) < 0 ? -1 : 0;
+	return container_create(&o, NULL, NULL, err) < 0 ? -1 : 0;
 }

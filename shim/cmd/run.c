@@ -5,22 +5,25 @@
 #include "shim/cmd/cmd.h"
 #include "shim/pidfd.h"
 #include "shim/store.h"
+#include "shim/terminal.h"
 
-/* create + start; in the foreground, wait and return the container's exit
- * status, then delete it, as runc does. */
+/* create + start; in the foreground, wait (copying the terminal, if the
+ * config asks for one) and return the container's exit status, then
+ * delete it, as runc does. */
 int cmd_run(const struct global_opts *g, int argc, char **argv, struct shim_error *err)
 {
 	struct create_opts o;
 	struct container c;
 	bool detach = false;
-	_cleanup_close_ int pidfd = -1;
+	_cleanup_close_ int pidfd = -1, master = -1;
 	int status = -1;
 
 	if (cmd_parse_create(g->root, argc, argv, &detach, &o, err) < 0)
 		return -1;
 	if (!detach)
 		container_block_forwarded_signals();
-	if (container_create(&o, &pidfd, err) < 0)
+	o.terminal_proxy = !detach;
+	if (container_create(&o, &pidfd, &master, err) < 0)
 		return -1;
 	if (container_load(g->root, o.id, &c, err) < 0) {
 		/* Cannot happen unless the state was removed under us: do not
@@ -35,7 +38,8 @@ int cmd_run(const struct global_opts *g, int argc, char **argv, struct shim_erro
 		return -1;
 	}
 	if (!detach) {
-		if (container_wait(pidfd, &status, err) < 0)
+		if (master >= 0 ? terminal_proxy(master, pidfd, &status, err) < 0
+				: container_wait(pidfd, &status, err) < 0)
 			status = -1;
 		c.status = STATUS_STOPPED;
 		if (container_delete(g->root, &c, false, status < 0 ? NULL : err) < 0)

@@ -41,7 +41,7 @@ static int parse_flags(int argc, char **argv, const char *name, char c, bool *se
 	return 0;
 }
 
-static int no_flags(int argc, char **argv, struct shim_error *err)
+int cmd_no_flags(int argc, char **argv, struct shim_error *err)
 {
 	return parse_flags(argc, argv, NULL, 0, NULL, err);
 }
@@ -52,7 +52,7 @@ int cmd_start(const struct global_opts *g, int argc, char **argv, struct shim_er
 	const char *id = NULL;
 	int r;
 
-	if (no_flags(argc, argv, err) < 0 || cmd_one_id("start", argc, argv, &id, err) < 0 ||
+	if (cmd_no_flags(argc, argv, err) < 0 || cmd_one_id("start", argc, argv, &id, err) < 0 ||
 	    container_load(g->root, id, &c, err) < 0)
 		return -1;
 	r = container_start(&c, err);
@@ -66,7 +66,7 @@ int cmd_state(const struct global_opts *g, int argc, char **argv, struct shim_er
 	_cleanup_free_ char *json = NULL;
 	const char *id = NULL;
 
-	if (no_flags(argc, argv, err) < 0 || cmd_one_id("state", argc, argv, &id, err) < 0 ||
+	if (cmd_no_flags(argc, argv, err) < 0 || cmd_one_id("state", argc, argv, &id, err) < 0 ||
 	    container_load(g->root, id, &c, err) < 0)
 		return -1;
 	json = oci_state_to_json(c.state, false, true, err);

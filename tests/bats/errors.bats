@@ -150,11 +150,6 @@ create_fails_with() {
 	create_fails_with "linux.seccomp: seccomp is not supported yet"
 }
 
-@test "hooks are refused rather than ignored" {
-	update_config '.hooks = {"prestart": [{"path": "/bin/true"}]}'
-	create_fails_with "hooks: hooks are not supported yet"
-}
-
 @test "a sysctl that does not exist is named" {
 	update_config '.linux.sysctl = {"kernel.nope": "1"}'
 	create_fails_with "linux.sysctl.kernel.nope: writing /proc/sys/kernel/nope"

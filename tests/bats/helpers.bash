@@ -40,6 +40,13 @@ setup_bundle() {
 	ROOT=$BATS_TEST_TMPDIR/root
 	"$TOP/tests/payload/make-busybox-bundle" "$BUNDLE" "$@"
 	MOUNTS_BEFORE=$(wc -l < /proc/self/mountinfo)
+	CGROUPS_BEFORE=$(cgroup_folders)
+}
+
+# Every cgroup folder below the root, one per line (none without cgroup v2).
+cgroup_folders() {
+	[ -e /sys/fs/cgroup/cgroup.controllers ] || return 0
+	find /sys/fs/cgroup -mindepth 1 -type d | sort
 }
 
 # shim with this test's --root.
@@ -86,7 +93,8 @@ container_status() {
 }
 
 # Nothing of a failed or deleted container stays: no state folder, no
-# process in another mount namespace than ours, no new mount here.
+# process in another mount namespace than ours, no new mount here, no new
+# cgroup folder.
 assert_nothing_left() {
 	local left ns ours p ppid
 	left=$(ls -A "$ROOT" 2>/dev/null || true)
@@ -108,6 +116,11 @@ assert_nothing_left() {
 	done
 	if [ "$(wc -l < /proc/self/mountinfo)" -ne "$MOUNTS_BEFORE" ]; then
 		echo "mounts changed"
+		return 1
+	fi
+	if [ "$(cgroup_folders)" != "${CGROUPS_BEFORE:-}" ]; then
+		echo "cgroup folders changed:"
+		diff <(echo "${CGROUPS_BEFORE:-}") <(cgroup_folders) || true
 		return 1
 	fi
 }

@@ -169,16 +169,74 @@ TEST(capabilities_are_checked)
 	return 0;
 }
 
-TEST(seccomp_and_hooks_are_noticed)
+TEST(hooks_are_parsed_by_kind_in_order)
 {
-	struct oci_spec *s = parse(MINIMAL ",\"hooks\":{\"prestart\":[{\"path\":\"/x\"}]},"
-				   "\"linux\":{\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\"}}}");
+	struct oci_spec *s = parse(MINIMAL ",\"hooks\":{\"prestart\":[{\"path\":\"/x\"}],"
+				   "\"poststop\":[{\"path\":\"/a\",\"args\":[\"a\",\"1\"],"
+				   "\"env\":[\"K=V\"],\"timeout\":5},{\"path\":\"/b\"}]}}");
 
-	CHECK(s && s->has_hooks && s->has_seccomp);
+	CHECK(s && s->hooks.n[HOOK_PRESTART] == 1 && s->hooks.n[HOOK_POSTSTOP] == 2);
+	CHECK(s->hooks.n[HOOK_CREATE_RUNTIME] == 0);
+	CHECK_STR(s->hooks.list[HOOK_POSTSTOP][0].args[1], "1");
+	CHECK_STR(s->hooks.list[HOOK_POSTSTOP][0].env[0], "K=V");
+	CHECK(s->hooks.list[HOOK_POSTSTOP][0].timeout == 5);
+	CHECK_STR(s->hooks.list[HOOK_POSTSTOP][1].path, "/b");
 	oci_spec_free(s);
-	s = parse(MINIMAL ",\"hooks\":{\"prestart\":[]}}");
-	CHECK(s && !s->has_hooks && !s->has_seccomp);
+	return 0;
+}
+
+TEST(bad_hooks_are_named)
+{
+	CHECK(refuses(MINIMAL ",\"hooks\":{\"poststart\":[{\"path\":\"x\"}]}}",
+		      "hooks.poststart[0]: path: must be an absolute path"));
+	CHECK(refuses(MINIMAL ",\"hooks\":{\"createRuntime\":[{\"path\":\"/x\",\"timeout\":0}]}}",
+		      "hooks.createRuntime[0]: timeout: must be greater than zero"));
+	CHECK(refuses(MINIMAL ",\"hooks\":{\"startContainer\":{}}}",
+		      "hooks.startContainer: must be an array"));
+	return 0;
+}
+
+TEST(a_seccomp_profile_is_parsed)
+{
+	struct oci_spec *s = parse(MINIMAL ",\"linux\":{\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ERRNO\","
+				   "\"defaultErrnoRet\":38,\"architectures\":[\"SCMP_ARCH_X86_64\"],"
+				   "\"flags\":[\"SECCOMP_FILTER_FLAG_LOG\"],\"syscalls\":[{\"names\":"
+				   "[\"read\",\"write\"],\"action\":\"SCMP_ACT_ALLOW\"},{\"names\":[\"kill\"],"
+				   "\"action\":\"SCMP_ACT_ERRNO\",\"args\":[{\"index\":1,\"value\":9,"
+				   "\"op\":\"SCMP_CMP_EQ\"}]}]}}}");
+	const struct oci_seccomp *sc = s ? &s->seccomp : NULL;
+
+	CHECK(sc && sc->present);
+	CHECK(sc->default_action.kind == ACT_ERRNO && sc->default_action.ret == 38);
+	CHECK_STR(sc->architectures[0], "x86_64");
+	CHECK(sc->flags == SCMP_FLAG_LOG);
+	CHECK(sc->n_rules == 2 && sc->rules[0].action.kind == ACT_ALLOW);
+	CHECK_STR(sc->rules[0].names[1], "write");
+	/* ERRNO without errnoRet is EPERM */
+	CHECK(sc->rules[1].action.ret == 1 && sc->rules[1].n_args == 1);
+	CHECK(sc->rules[1].args[0].index == 1 && sc->rules[1].args[0].value == 9);
+	CHECK(sc->rules[1].args[0].op == OP_EQ);
 	oci_spec_free(s);
+	s = parse(MINIMAL "}");
+	CHECK(s && !s->seccomp.present);
+	oci_spec_free(s);
+	return 0;
+}
+
+TEST(bad_seccomp_profiles_are_named)
+{
+	CHECK(refuses(MINIMAL ",\"linux\":{\"seccomp\":{\"defaultAction\":\"SCMP_ACT_NOPE\"}}}",
+		      "linux.seccomp: defaultAction: unknown action \"SCMP_ACT_NOPE\""));
+	CHECK(refuses(MINIMAL ",\"linux\":{\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\","
+		      "\"syscalls\":[{\"names\":[\"kill\"],\"action\":\"SCMP_ACT_ERRNO\","
+		      "\"args\":[{\"index\":6,\"op\":\"SCMP_CMP_EQ\"}]}]}}}",
+		      "linux.seccomp.syscalls[0].args[0].index: 6 is out of range (at most 5)"));
+	CHECK(refuses(MINIMAL ",\"linux\":{\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\","
+		      "\"syscalls\":[{\"names\":[],\"action\":\"SCMP_ACT_ALLOW\"}]}}}",
+		      "linux.seccomp.syscalls[0]: names: must list at least one syscall"));
+	CHECK(refuses(MINIMAL ",\"linux\":{\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\","
+		      "\"architectures\":[\"X86\"]}}}",
+		      "linux.seccomp.architectures: \"X86\" is not an SCMP_ARCH_ name"));
 	return 0;
 }
 
@@ -211,7 +269,7 @@ TEST(a_nul_byte_is_refused)
 
 int main(void)
 {
-	TAP_PLAN(14);
+	TAP_PLAN(17);
 	RUN(the_default_spec_parses);
 	RUN(a_minimal_config_parses);
 	RUN(unknown_members_are_ignored);
@@ -223,7 +281,10 @@ int main(void)
 	RUN(bad_values_are_named);
 	RUN(rlimits_are_checked);
 	RUN(capabilities_are_checked);
-	RUN(seccomp_and_hooks_are_noticed);
+	RUN(hooks_are_parsed_by_kind_in_order);
+	RUN(bad_hooks_are_named);
+	RUN(a_seccomp_profile_is_parsed);
+	RUN(bad_seccomp_profiles_are_named);
 	RUN(sysctl_and_oom_score_adj_are_checked);
 	RUN(a_nul_byte_is_refused);
 	TAP_DONE();

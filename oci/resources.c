@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* oci/resources.c: linux.resources -> cgroup v2 settings and device rules. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oci/json.h"
+#include "oci/resources.h"
+#include "shim/cleanup.h"
+
+#define DEFAULT_CPU_PERIOD 100000
+
+int oci_resources_add(struct oci_resources *r, const char *file, const char *value,
+		      const char *json_path, struct shim_error *err)
+{
+	struct cgroup_setting *grown = realloc(r->settings, (r->n_settings + 1) * sizeof(*grown));
+	struct cgroup_setting *s;
+
+	if (!grown)
+		return shim_fail(err, ENOMEM, "%s", json_path);
+	r->settings = grown;
+	s = &r->settings[r->n_settings];
+	s->file = strdup(file);
+	s->value = strdup(value);
+	s->json_path = strdup(json_path);
+	if (!s->file || !s->value || !s->json_path) {
+		free(s->file);
+		free(s->value);
+		free(s->json_path);
+		return shim_fail(err, ENOMEM, "%s", json_path);
+	}
+	r->n_settings++;
+	return 0;
+}
+
+static int add_u64(struct oci_resources *r, const char *file, uint64_t v, const char *json_path,
+		   struct shim_error *err)
+{
+	char text[24];
+
+	snprintf(text, sizeof(text), "%" PRIu64, v);
+	return oci_resources_add(r, file, text, json_path, err);
+}
+
+/* -1 means no limit ("max"), as the spec has it. */
+static int add_limit(struct oci_resources *r, const char *file, int64_t v, const char *json_path,
+		     struct shim_error *err)
+{
+	if (v < 0)
+		return oci_resources_add(r, file, "max", json_path, err);
+	return add_u64(r, file, (uint64_t)v, json_path, err);
+}
+
+uint64_t oci_cpu_shares_to_weight(uint64_t shares)
+{
+	if (shares == 0)
+		return 0;
+	if (shares < 2)
+		shares = 2;
+	if (shares > 262144)
+		shares = 262144;
+	return 1 + ((shares - 2) * 9999) / 262142;
+}
+
+static int parse_memory(yajl_val m, const char *path, struct oci_resources *r,
+			struct shim_error *err)
+{
+	char where[256];
+	int64_t limit = 0, v;
+	int has_limit, got;
+
+	snprintf(where, sizeof(where), "%s.memory", path);
+	has_limit = json_get_i64(m, "limit", where, -1, INT64_MAX, &limit, err);
+	if (has_limit < 0 || (has_limit == 0 && add_limit(r, "memory.max", limit, where, err) < 0))
+		return -1;
+	if ((got = json_get_i64(m, "reservation", where, -1, INT64_MAX, &v, err)) < 0 ||
+	    (got == 0 && add_limit(r, "memory.low", v, where, err) < 0))
+		return -1;
+	if ((got = json_get_i64(m, "swap", where, -1, INT64_MAX, &v, err)) < 0)
+		return -1;
+	if (got == 1)
+		return 0;
+	/* v1's swap limit counts memory + swap; v2's counts swap alone. */
+	if (v < 0)
+		return oci_resources_add(r, "memory.swap.max", "max", where, err);
+	if (has_limit != 0 || limit < 0)
+		return json_fail(err, where, "swap: a swap limit needs a memory limit (memory.limit)");
+	if (v < limit)
+		return json_fail(err, where, "swap: %" PRId64 " is less than memory.limit %" PRId64
+				 " (swap counts memory plus swap)", v, limit);
+	return add_u64(r, "memory.swap.max", (uint64_t)(v - limit), where, err);
+}
+
+static int parse_cpu(yajl_val c, const char *path, struct oci_resources *r,
+		     struct shim_error *err)
+{
+	char where[256], text[48], *cpus = NULL, *mems = NULL;
+	uint64_t shares, period = DEFAULT_CPU_PERIOD, burst;
+	int64_t quota = -1, idle;
+	int got, got_quota, got_period;
+
+	snprintf(where, sizeof(where), "%s.cpu", path);
+	if ((got = json_get_u64(c, "shares", where, 262144, &shares, err)) < 0 ||
+	    (got == 0 && shares && add_u64(r, "cpu.weight", oci_cpu_shares_to_weight(shares), where, err) < 0))
+		return -1;
+	if ((got_quota = json_get_i64(c, "quota", where, -1, INT64_MAX, &quota, err)) < 0 ||
+	    (got_period = json_get_u64(c, "period", where, 1000000, &period, err)) < 0)
+		return -1;
+	if (got_quota == 0 || got_period == 0) {
+		if (quota >= 0)
+			snprintf(text, sizeof(text), "%" PRId64 " %" PRIu64, quota, period);
+		else
+			snprintf(text, sizeof(text), "max %" PRIu64, period);
+		if (oci_resources_add(r, "cpu.max", text, where, err) < 0)
+			return -1;
+	}
+	if ((got = json_get_u64(c, "burst", where, UINT64_MAX, &burst, err)) < 0 ||
+	    (got == 0 && add_u64(r, "cpu.max.burst", burst, where, err) < 0))
+		return -1;
+	if ((got = json_get_i64(c, "idle", where, 0, 1, &idle, err)) < 0 ||
+	    (got == 0 && add_u64(r, "cpu.idle", (uint64_t)idle, where, err) < 0))
+		return -1;
+	if (json_get_string(c, "cpus", where, &cpus, err) < 0 ||
+	    json_get_string(c, "mems", where, &mems, err) < 0 ||
+	    (cpus && *cpus && oci_resources_add(r, "cpuset.cpus", cpus, where, err) < 0) ||
+	    (mems && *mems && oci_resources_add(r, "cpuset.mems", mems, where, err) < 0)) {
+		free(cpus);
+		free(mems);
+		return -1;
+	}
+	free(cpus);
+	free(mems);
+	return 0;
+}
+
+/* [{"major": M, "minor": N, "rate" or "weight": V}] -> "M:N <key>V" lines */
+static int parse_io_devices(yajl_val io, const char *path, const char *key, const char *file,
+			    const char *value_key, const char *prefix, struct oci_resources *r,
+			    struct shim_error *err)
+{
+	yajl_val arr = NULL;
+	char where[256];
+
+	snprintf(where, sizeof(where), "%s.blockIO", path);
+	if (json_get_array(io, key, where, &arr, err) < 0)
+		return -1;
+	for (size_t i = 0; arr && i < arr->u.array.len; i++) {
+		yajl_val d = arr->u.array.values[i];
+		char elem[300], text[96];
+		uint64_t major, minor, v;
+		int r1, r2, r3;
+
+		snprintf(elem, sizeof(elem), "%s.%s[%zu]", where, key, i);
+		if ((r1 = json_get_u64(d, "major", elem, UINT32_MAX, &major, err)) < 0 ||
+		    (r2 = json_get_u64(d, "minor", elem, UINT32_MAX, &minor, err)) < 0 ||
+		    (r3 = json_get_u64(d, value_key, elem, UINT64_MAX, &v, err)) < 0)
+			return -1;
+		if (r1 || r2 || r3)
+			return json_fail(err, elem, "needs major, minor and %s", value_key);
+		if (strcmp(value_key, "weight") == 0)
+			v = 1 + ((v < 10 ? 0 : v - 10) * 9999) / 990;
+		snprintf(text, sizeof(text), "%" PRIu64 ":%" PRIu64 " %s%" PRIu64, major, minor, prefix, v);
+		if (oci_resources_add(r, file, text, elem, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int parse_block_io(yajl_val io, const char *path, struct oci_resources *r,
+			  struct shim_error *err)
+{
+	char where[256], text[32];
+	uint64_t weight;
+	int got;
+
+	snprintf(where, sizeof(where), "%s.blockIO", path);
+	if ((got = json_get_u64(io, "weight", where, 1000, &weight, err)) < 0)
+		return -1;
+	if (got == 0 && weight) {
+		if (weight < 10)
+			return json_fail(err, where, "weight: %" PRIu64 " is below 10", weight);
+		snprintf(text, sizeof(text), "default %" PRIu64, 1 + ((weight - 10) * 9999) / 990);
+		if (oci_resources_add(r, "io.weight", text, where, err) < 0)
+			return -1;
+	}
+	return parse_io_devices(io, path, "weightDevice", "io.weight", "weight", "", r, err) < 0 ||
+	       parse_io_devices(io, path, "throttleReadBpsDevice", "io.max", "rate", "rbps=", r, err) < 0 ||
+	       parse_io_devices(io, path, "throttleWriteBpsDevice", "io.max", "rate", "wbps=", r, err) < 0 ||
+	       parse_io_devices(io, path, "throttleReadIOPSDevice", "io.max", "rate", "riops=", r, err) < 0 ||
+	       parse_io_devices(io, path, "throttleWriteIOPSDevice", "io.max", "rate", "wiops=", r, err) < 0
+		       ? -1 : 0;
+}
+
+static int parse_hugepages(yajl_val arr, const char *path, struct oci_resources *r,
+			   struct shim_error *err)
+{
+	for (size_t i = 0; i < arr->u.array.len; i++) {
+		yajl_val h = arr->u.array.values[i];
+		char elem[300], file[96];
+		char *size = NULL;
+		uint64_t limit;
+		int r1, r2;
+
+		snprintf(elem, sizeof(elem), "%s.hugepageLimits[%zu]", path, i);
+		if ((r1 = json_get_string(h, "pageSize", elem, &size, err)) < 0)
+			return -1;
+		if ((r2 = json_get_u64(h, "limit", elem, UINT64_MAX, &limit, err)) < 0 || r1 || r2 ||
+		    !*size || strchr(size, '/') || strlen(size) > 32) {
+			free(size);
+			return r2 < 0 ? -1 : json_fail(err, elem, "needs a pageSize (\"2MB\") and a limit");
+		}
+		snprintf(file, sizeof(file), "hugetlb.%s.max", size);
+		free(size);
+		if (add_u64(r, file, limit, elem, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* "controller.knob": no folder parts, no hidden or cgroup.* core files but a few. */
+static bool unified_key_ok(const char *key)
+{
+	const char *dot = strchr(key, '.');
+
+	return dot && dot != key && dot[1] && !strchr(key, '/') &&
+	       strcmp(key, "cgroup.procs") != 0 && strcmp(key, "cgroup.threads") != 0 &&
+	       strcmp(key, "cgroup.subtree_control") != 0 && strcmp(key, "cgroup.kill") != 0 &&
+	       strcmp(key, "cgroup.freeze") != 0;
+}
+
+static int parse_unified(yajl_val u, const char *path, struct oci_resources *r,
+			 struct shim_error *err)
+{
+	for (size_t i = 0; i < u->u.object.len; i++) {
+		const char *key = u->u.object.keys[i];
+		yajl_val v = u->u.object.values[i];
+		char elem[300];
+
+		snprintf(elem, sizeof(elem), "%s.unified.%s", path, key);
+		if (!unified_key_ok(key))
+			return json_fail(err, elem, "not a cgroup v2 file a container may set");
+		if (!YAJL_IS_STRING(v))
+			return json_fail(err, elem, "must be a string");
+		if (oci_resources_add(r, key, v->u.string, elem, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int parse_access(const char *text, unsigned int *out)
+{
+	*out = 0;
+	for (const char *p = text; *p; p++) {
+		unsigned int bit = *p == 'r' ? DEV_ACC_READ : *p == 'w' ? DEV_ACC_WRITE
+				 : *p == 'm' ? DEV_ACC_MKNOD : 0;
+
+		if (!bit)
+			return -1;
+		*out |= bit;
+	}
+	return 0;
+}
+
+static int parse_device_rule(yajl_val d, const char *elem, struct device_rule *rule,
+			     struct shim_error *err)
+{
+	_cleanup_free_ char *type = NULL, *access = NULL;
+	int r;
+
+	rule->type = 'a';
+	rule->major = rule->minor = -1;
+	rule->access = DEV_ACC_READ | DEV_ACC_WRITE | DEV_ACC_MKNOD;
+	if ((r = json_get_bool(d, "allow", elem, &rule->allow, err)) < 0)
+		return -1;
+	if (r == 1)
+		return json_fail(err, elem, "allow: missing");
+	if (json_get_string(d, "type", elem, &type, err) < 0 ||
+	    json_get_string(d, "access", elem, &access, err) < 0 ||
+	    json_get_i64(d, "major", elem, -1, UINT32_MAX, &rule->major, err) < 0 ||
+	    json_get_i64(d, "minor", elem, -1, UINT32_MAX, &rule->minor, err) < 0)
+		return -1;
+	if (type && (strlen(type) != 1 || !strchr("acb", type[0])))
+		return json_fail(err, elem, "type: \"%s\" is not a, c or b", type);
+	if (type)
+		rule->type = type[0];
+	if (access && (!*access || parse_access(access, &rule->access) < 0))
+		return json_fail(err, elem, "access: \"%s\" is not made of r, w and m", access);
+	return 0;
+}
+
+static int parse_devices(yajl_val arr, const char *path, struct oci_resources *r,
+			 struct shim_error *err)
+{
+	r->has_devices = true;
+	r->devices = calloc(arr->u.array.len + 1, sizeof(*r->devices));
+	if (!r->devices)
+		return shim_fail(err, ENOMEM, "%s.devices", path);
+	for (size_t i = 0; i < arr->u.array.len; i++) {
+		char elem[300];
+
+		snprintf(elem, sizeof(elem), "%s.devices[%zu]", path, i);
+		if (parse_device_rule(arr->u.array.values[i], elem, &r->devices[i], err) < 0)
+			return -1;
+		r->n_devices++;
+	}
+	return 0;
+}
+
+int oci_resources_parse(yajl_val obj, const char *path, struct oci_resources *r,
+			struct shim_error *err)
+{
+	yajl_val mem = NULL, cpu = NULL, pids = NULL, io = NULL, huge = NULL, uni = NULL,
+		 devs = NULL;
+	int64_t limit;
+	int got;
+
+	memset(r, 0, sizeof(*r));
+	if (!YAJL_IS_OBJECT(obj))
+		return json_fail(err, path, "must be an object");
+	if (json_get_object(obj, "memory", path, &mem, err) < 0 ||
+	    json_get_object(obj, "cpu", path, &cpu, err) < 0 ||
+	    json_get_object(obj, "pids", path, &pids, err) < 0 ||
+	    json_get_object(obj, "blockIO", path, &io, err) < 0 ||
+	    json_get_array(obj, "hugepageLimits", path, &huge, err) < 0 ||
+	    json_get_object(obj, "unified", path, &uni, err) < 0 ||
+	    json_get_array(obj, "devices", path, &devs, err) < 0)
+		goto fail;
+	if ((mem && parse_memory(mem, path, r, err) < 0) ||
+	    (cpu && parse_cpu(cpu, path, r, err) < 0) ||
+	    (io && parse_block_io(io, path, r, err) < 0) ||
+	    (huge && parse_hugepages(huge, path, r, err) < 0) ||
+	    (devs && parse_devices(devs, path, r, err) < 0))
+		goto fail;
+	if (pids) {
+		char where[256];
+
+		snprintf(where, sizeof(where), "%s.pids", path);
+		if ((got = json_get_i64(pids, "limit", where, INT64_MIN, INT64_MAX, &limit, err)) < 0 ||
+		    (got == 0 && add_limit(r, "pids.max", limit > 0 ? limit : -1, where, err) < 0))
+			goto fail;
+	}
+	/* Last, so that a unified value wins over a converted one. */
+	if (uni && parse_unified(uni, path, r, err) < 0)
+		goto fail;
+	return 0;
+fail:
+	oci_resources_release(r);
+	return -1;
+}
+
+const struct cgroup_setting *oci_resources_find(const struct oci_resources *r, const char *file)
+{
+	for (size_t i = r->n_settings; i-- > 0;)
+		if (strcmp(r->settings[i].file, file) == 0)
+			return &r->settings[i];
+	return NULL;
+}
+
+void oci_resources_release(struct oci_resources *r)
+{
+	for (size_t i = 0; i < r->n_settings; i++) {
+		free(r->settings[i].file);
+		free(r->settings[i].value);
+		free(r->settings[i].json_path);
+	}
+	free(r->settings);
+	free(r->devices);
+	memset(r, 0, sizeof(*r));
+}

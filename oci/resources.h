@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * oci/resources.h: linux.resources as what a cgroup v2 folder needs.
+ *
+ * The OCI fields are cgroup v1 shaped (cpu.shares, memory.swap counting
+ * memory too, blockIO.weight 10..1000); they are turned into cgroup v2 file
+ * writes here, as runc and crun convert them, so shim/cgroup.c only writes
+ * files. linux.resources.unified entries are passed through as given.
+ * `update --resources FILE` parses its file with the same code.
+ */
+#ifndef OCI_RESOURCES_H
+#define OCI_RESOURCES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <yajl/yajl_tree.h>
+
+#include "shim/error.h"
+
+/* One write: value to <cgroup>/<file>. */
+struct cgroup_setting {
+	char *file;		/* "memory.max" */
+	char *value;		/* "104857600" */
+	char *json_path;	/* what it came from, for errors */
+};
+
+/* linux.resources.devices[]: BPF_DEVCG_ACC_* bits in access. */
+#define DEV_ACC_MKNOD 1u
+#define DEV_ACC_READ 2u
+#define DEV_ACC_WRITE 4u
+
+struct device_rule {
+	bool allow;
+	char type;		/* 'a' (all), 'c', 'b' */
+	int64_t major, minor;	/* -1: any */
+	unsigned int access;	/* DEV_ACC_* */
+};
+
+struct oci_resources {
+	struct cgroup_setting *settings;
+	size_t n_settings;
+	bool has_devices;	/* devices given: replace the device program */
+	struct device_rule *devices;
+	size_t n_devices;
+};
+
+/* Parse a LinuxResources object; path names it in errors ("linux.resources"). */
+int oci_resources_parse(yajl_val obj, const char *path, struct oci_resources *r,
+			struct shim_error *err);
+
+/* Add one setting (copies its strings). */
+int oci_resources_add(struct oci_resources *r, const char *file, const char *value,
+		      const char *json_path, struct shim_error *err);
+
+/* The setting for that file, or NULL. */
+const struct cgroup_setting *oci_resources_find(const struct oci_resources *r, const char *file);
+
+void oci_resources_release(struct oci_resources *r);
+
+/* cpu.shares (2..262144) as cpu.weight (1..10000), the runc/crun mapping. */
+uint64_t oci_cpu_shares_to_weight(uint64_t shares);
+
+#endif

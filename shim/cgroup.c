@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <signal.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "shim/cgroup.h"
+#include "shim/cleanup.h"
+#include "shim/devices_bpf.h"
+#include "shim/fsutil.h"
+#include "shim/syscalls.h"
+
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
+
+#define WAIT_STEP_NS 2000000L	/* 2 ms */
+#define FREEZE_WAIT_MS 5000
+#define EMPTY_WAIT_MS 10000
+
+/* The controllers a container's folder gets, when the kernel has them. */
+static const char *const wanted_controllers[] = {
+	"cpuset", "cpu", "io", "memory", "hugetlb", "pids", "rdma", "misc",
+};
+
+bool cgroup2_mounted(void)
+{
+	struct statfs fs;
+
+	return statfs(CGROUP_ROOT, &fs) == 0 && fs.f_type == CGROUP2_SUPER_MAGIC;
+}
+
+/* "0::/user.slice/x" from /proc/self/cgroup: the path part. */
+static int own_cgroup(char *out, size_t len, struct shim_error *err)
+{
+	_cleanup_free_ char *text = read_small_file("/proc/self/cgroup", 65536, NULL, err);
+	char *line;
+
+	if (!text)
+		return -1;
+	line = strstr(text, "0::");
+	if (line != text && (!line || line[-1] != '\n'))
+		return shim_fail(err, 0, "/proc/self/cgroup: no cgroup v2 entry");
+	line += 3;
+	line[strcspn(line, "\n")] = '\0';
+	snprintf(out, len, "%s", strcmp(line, "/") == 0 ? "" : line);
+	return 0;
+}
+
+int cgroup_resolve(const char *cgroups_path, const char *id, char *out, size_t len,
+		   struct shim_error *err)
+{
+	char own[PATH_MAX];
+	const char *rel = cgroups_path && *cgroups_path ? cgroups_path : id;
+
+	if (rel[0] == '/') {
+		snprintf(out, len, "%s", rel);
+	} else {
+		if (own_cgroup(own, sizeof(own), err) < 0)
+			return -1;
+		if ((size_t)snprintf(out, len, "%s/%s", own, rel) >= len)
+			return shim_fail(err, ENAMETOOLONG, "linux.cgroupsPath");
+	}
+	/* no trailing or doubled slashes: the path is compared and stored */
+	for (size_t n = strlen(out); n > 1 && out[n - 1] == '/'; n--)
+		out[n - 1] = '\0';
+	if (strcmp(out, "/") == 0 || strstr(out, "//"))
+		return shim_fail(err, EINVAL, "linux.cgroupsPath: \"%s\" is not a container's folder", out);
+	return 0;
+}
+
+int cgroup_read(int dir_fd, const char *file, char *buf, size_t len, struct shim_error *err)
+{
+	_cleanup_close_ int fd = openat(dir_fd, file, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return shim_fail_errno(err, "cgroup: open %s", file);
+	n = read(fd, buf, len - 1);
+	if (n < 0)
+		return shim_fail_errno(err, "cgroup: read %s", file);
+	buf[n] = '\0';
+	return 0;
+}
+
+static int cgroup_write(int dir_fd, const char *file, const char *value)
+{
+	_cleanup_close_ int fd = openat(dir_fd, file, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	return write(fd, value, strlen(value)) < 0 ? -1 : 0;
+}
+
+/* Is word one of the space-separated words of list? */
+static bool has_word(const char *list, const char *word)
+{
+	size_t len = strlen(word);
+
+	for (const char *p = list; (p = strstr(p, word)); p += len)
+		if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\n' || !p[len]))
+			return true;
+	return false;
+}
+
+/* "+cpu +memory ..." for what the folder offers but does not yet pass on. */
+static int enable_controllers(int dir_fd, const char *where, struct shim_error *err)
+{
+	char offered[512], enabled[512], want[512] = "";
+
+	if (cgroup_read(dir_fd, "cgroup.controllers", offered, sizeof(offered), err) < 0 ||
+	    cgroup_read(dir_fd, "cgroup.subtree_control", enabled, sizeof(enabled), err) < 0)
+		return shim_error_wrap(err, "%s", where);
+	for (size_t i = 0; i < sizeof(wanted_controllers) / sizeof(wanted_controllers[0]); i++) {
+		const char *c = wanted_controllers[i];
+
+		if (has_word(offered, c) && !has_word(enabled, c)) {
+			strcat(want, want[0] ? " +" : "+");
+			strcat(want, c);
+		}
+	}
+	if (want[0] && cgroup_write(dir_fd, "cgroup.subtree_control", want) < 0)
+		return shim_fail_errno(err, "cgroup: enabling \"%s\" in %s/cgroup.subtree_control",
+				       want, where);
+	return 0;
+}
+
+/* mkdir each part below CGROUP_ROOT, turning controllers on on the way. */
+static int make_folders(const char *rel, struct shim_error *err)
+{
+	char path[PATH_MAX];
+	size_t root_len = strlen(CGROUP_ROOT);
+	_cleanup_close_ int fd = -1;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s%s", CGROUP_ROOT, rel) >= sizeof(path))
+		return shim_fail(err, ENAMETOOLONG, "cgroup %s", rel);
+	for (char *slash = path + root_len; slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		if (slash != path + root_len && mkdir(path, 0755) < 0 && errno != EEXIST)
+			return shim_fail_errno(err, "cgroup: mkdir %s", path);
+		fd = safe_close(fd);
+		fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return shim_fail_errno(err, "cgroup: open %s", path);
+		if (enable_controllers(fd, path, err) < 0)
+			return -1;
+		*slash = '/';
+	}
+	if (mkdir(path, 0755) < 0 && errno != EEXIST)
+		return shim_fail_errno(err, "cgroup: mkdir %s", path);
+	return 0;
+}
+
+int cgroup_open(const char *rel, struct shim_error *err)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s%s", CGROUP_ROOT, rel);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return shim_fail_errno(err, "cgroup: open %s", path);
+	return fd;
+}
+
+int cgroup_apply(int dir_fd, const char *rel, const struct oci_resources *r,
+		 struct shim_error *err)
+{
+	for (size_t i = 0; i < r->n_settings; i++) {
+		const struct cgroup_setting *s = &r->settings[i];
+
+		if (cgroup_write(dir_fd, s->file, s->value) == 0)
+			continue;
+		if (errno == ENOENT)
+			return shim_fail(err, ENOENT, "%s: %s%s/%s does not exist (is its controller "
+					 "enabled in the parent's cgroup.subtree_control?)",
+					 s->json_path, CGROUP_ROOT, rel, s->file);
+		return shim_fail_errno(err, "%s: writing \"%s\" to %s%s/%s", s->json_path, s->value,
+				       CGROUP_ROOT, rel, s->file);
+	}
+	if (r->has_devices && devices_attach(dir_fd, r->devices, r->n_devices, err) < 0)
+		return shim_error_wrap(err, "linux.resources.devices");
+	return 0;
+}
+
+static bool is_populated(int dir_fd)
+{
+	char events[512];
+
+	return cgroup_read(dir_fd, "cgroup.events", events, sizeof(events), NULL) == 0 &&
+	       strstr(events, "populated 1");
+}
+
+int cgroup_create(const char *rel, const struct oci_resources *r, struct shim_error *err)
+{
+	int fd;
+
+	if (make_folders(rel, err) < 0)
+		return -1;
+	fd = cgroup_open(rel, err);
+	if (fd < 0)
+		return -1;
+	if (is_populated(fd)) {
+		safe_close(fd);
+		return shim_fail(err, EBUSY, "cgroup %s%s is in use: it has processes", CGROUP_ROOT, rel);
+	}
+	if (cgroup_apply(fd, rel, r, err) < 0) {
+		safe_close(fd);
+		cgroup_destroy(rel, NULL);
+		return -1;
+	}
+	return fd;
+}
+
+static void sleep_step(void)
+{
+	struct timespec ts = { 0, WAIT_STEP_NS };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Wait until cgroup.events has "key value". */
+static int wait_event(int dir_fd, const char *line, int timeout_ms, struct shim_error *err)
+{
+	for (long waited = 0; waited <= timeout_ms * 1000000L; waited += WAIT_STEP_NS) {
+		char events[512];
+
+		if (cgroup_read(dir_fd, "cgroup.events", events, sizeof(events), err) < 0)
+			return -1;
+		if (strstr(events, line))
+			return 0;
+		sleep_step();
+	}
+	return shim_fail(err, ETIMEDOUT, "cgroup: no \"%s\" in cgroup.events after %d ms", line,
+			 timeout_ms);
+}
+
+int cgroup_freeze(int dir_fd, bool frozen, struct shim_error *err)
+{
+	if (cgroup_write(dir_fd, "cgroup.freeze", frozen ? "1" : "0") < 0)
+		return shim_fail_errno(err, "cgroup: writing cgroup.freeze");
+	return wait_event(dir_fd, frozen ? "frozen 1" : "frozen 0", FREEZE_WAIT_MS, err);
+}
+
+int cgroup_is_frozen(int dir_fd)
+{
+	char text[8];
+
+	if (cgroup_read(dir_fd, "cgroup.freeze", text, sizeof(text), NULL) < 0)
+		return -1;
+	return text[0] == '1';
+}
+
+int cgroup_pids(int dir_fd, pid_t **pids, size_t *n, struct shim_error *err)
+{
+	char path[32];
+	_cleanup_free_ char *text = NULL;
+	size_t cap = 0;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/cgroup.procs", dir_fd);
+	text = read_small_file(path, 1 << 22, NULL, err);
+	if (!text)
+		return -1;
+	*pids = NULL;
+	*n = 0;
+	for (char *p = text, *end; *p; p = end) {
+		long v = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (*n == cap) {
+			pid_t *grown = realloc(*pids, (cap = cap ? cap * 2 : 16) * sizeof(pid_t));
+
+			if (!grown) {
+				free(*pids);
+				return shim_fail(err, ENOMEM, "cgroup.procs");
+			}
+			*pids = grown;
+		}
+		(*pids)[(*n)++] = (pid_t)v;
+	}
+	return 0;
+}
+
+static int kill_each(int dir_fd, struct shim_error *err)
+{
+	pid_t *pids;
+	size_t n;
+
+	if (cgroup_pids(dir_fd, &pids, &n, err) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		int pidfd = sys_pidfd_open(pids[i], 0);
+
+		if (pidfd >= 0)
+			sys_pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
+		safe_close(pidfd);
+	}
+	free(pids);
+	cgroup_write(dir_fd, "cgroup.freeze", "0");
+	return 0;
+}
+
+int cgroup_destroy(const char *rel, struct shim_error *err)
+{
+	char path[PATH_MAX];
+	_cleanup_close_ int fd = -1;
+
+	snprintf(path, sizeof(path), "%s%s", CGROUP_ROOT, rel);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : shim_fail_errno(err, "cgroup: open %s", path);
+	/* cgroup.kill (5.14) kills frozen tasks too; before it, one by one */
+	if (cgroup_write(fd, "cgroup.kill", "1") < 0) {
+		if (errno != ENOENT)
+			return shim_fail_errno(err, "cgroup: writing %s/cgroup.kill", path);
+		if (kill_each(fd, err) < 0)
+			return -1;
+	}
+	if (wait_event(fd, "populated 0", EMPTY_WAIT_MS, err) < 0)
+		return shim_error_wrap(err, "%s", path);
+	if (rmdir(path) < 0 && errno != ENOENT)
+		return shim_fail_errno(err, "cgroup: rmdir %s", path);
+	return 0;
+}

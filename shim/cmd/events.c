@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * events: a container's cgroup figures as JSON lines, as runc prints them.
+ * --stats prints one {"type":"stats",...} and exits; otherwise one every
+ * --interval (default 5s) and an {"type":"oom",...} line whenever
+ * memory.events counts a new OOM kill, until the container stops.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "shim/cgroup.h"
+#include "shim/cmd/cmd.h"
+#include "shim/pidfd.h"
+
+#define OOM_CHECK_MS 100
+
+static const struct option opts[] = {
+	{ "stats", no_argument, NULL, 's' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ 0 },
+};
+
+/* "name value" in a flat keyed file such as cpu.stat; 0 when absent. */
+static uint64_t keyed(int dir_fd, const char *file, const char *name)
+{
+	char text[4096], *p;
+	size_t len = strlen(name);
+
+	if (cgroup_read(dir_fd, file, text, sizeof(text), NULL) < 0)
+		return 0;
+	for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (strncmp(p, name, len) == 0 && p[len] == ' ')
+			return strtoull(p + len + 1, NULL, 10);
+	return 0;
+}
+
+/* A one-value file; "max" (no limit) reads as UINT64_MAX, as runc reports. */
+static uint64_t single(int dir_fd, const char *file)
+{
+	char text[64];
+
+	if (cgroup_read(dir_fd, file, text, sizeof(text), NULL) < 0)
+		return 0;
+	return strncmp(text, "max", 3) == 0 ? UINT64_MAX : strtoull(text, NULL, 10);
+}
+
+static void print_stats(const char *id, int fd)
+{
+	printf("{\"type\":\"stats\",\"id\":\"%s\",\"data\":{"
+	       "\"cpu\":{\"usage\":{\"total\":%" PRIu64 ",\"user\":%" PRIu64 ",\"kernel\":%" PRIu64 "}},"
+	       "\"memory\":{\"usage\":{\"usage\":%" PRIu64 ",\"limit\":%" PRIu64 "},"
+	       "\"swap\":{\"usage\":%" PRIu64 ",\"limit\":%" PRIu64 "},\"oomKills\":%" PRIu64 "},"
+	       "\"pids\":{\"current\":%" PRIu64 ",\"limit\":%" PRIu64 "}}}\n",
+	       id, keyed(fd, "cpu.stat", "usage_usec") * 1000, keyed(fd, "cpu.stat", "user_usec") * 1000,
+	       keyed(fd, "cpu.stat", "system_usec") * 1000, single(fd, "memory.current"),
+	       single(fd, "memory.max"), single(fd, "memory.swap.current"),
+	       single(fd, "memory.swap.max"), keyed(fd, "memory.events", "oom_kill"),
+	       single(fd, "pids.current"), single(fd, "pids.max"));
+	fflush(stdout);
+}
+
+/* "5s", "500ms", "2m" or plain seconds, in milliseconds. */
+static int parse_interval(const char *text, long *ms, struct shim_error *err)
+{
+	char *end;
+	double v = strtod(text, &end);
+	double scale = strcmp(end, "ms") == 0 ? 1 : strcmp(end, "m") == 0 ? 60000
+		     : (!*end || strcmp(end, "s") == 0) ? 1000 : -1;
+
+	if (end == text || scale < 0 || v <= 0 || v * scale < 1 || v * scale > 86400000)
+		return shim_fail(err, 0, "events: --interval: \"%s\" is not a duration (\"5s\", \"500ms\")", text);
+	*ms = (long)(v * scale);
+	return 0;
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int follow(struct container *c, long interval_ms)
+{
+	uint64_t ooms = keyed(c->cgroup_fd, "memory.events", "oom_kill");
+	long next = now_ms();
+
+	for (;;) {
+		struct pollfd p = { .fd = c->pidfd, .events = POLLIN };
+		uint64_t now_ooms = keyed(c->cgroup_fd, "memory.events", "oom_kill");
+
+		if (now_ooms > ooms) {
+			printf("{\"type\":\"oom\",\"id\":\"%s\"}\n", c->id);
+			fflush(stdout);
+			ooms = now_ooms;
+		}
+		if (now_ms() >= next) {
+			print_stats(c->id, c->cgroup_fd);
+			next += interval_ms;
+		}
+		if (poll(&p, 1, OOM_CHECK_MS) > 0)
+			return 0;
+	}
+}
+
+int cmd_events(const struct global_opts *g, int argc, char **argv, struct shim_error *err)
+{
+	bool stats_once = false;
+	long interval_ms = 5000;
+	struct container c;
+	const char *id = NULL;
+	int ch, r = -1;
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		if (ch == 's')
+			stats_once = true;
+		else if (ch != 'i')
+			return shim_fail(err, 0, "events: unknown flag or missing value: %s", argv[optind - 1]);
+		else if (parse_interval(optarg, &interval_ms, err) < 0)
+			return -1;
+	}
+	if (cmd_one_id("events", argc, argv, &id, err) < 0 || container_load(g->root, id, &c, err) < 0)
+		return -1;
+	if (c.status == STATUS_STOPPED)
+		shim_fail(err, 0, "events: container %s is stopped", id);
+	else if (c.cgroup_fd < 0)
+		shim_fail(err, 0, "events: container %s has no cgroup (events needs cgroup v2)", id);
+	else if (stats_once)
+		print_stats(id, c.cgroup_fd), r = 0;
+	else
+		r = follow(&c, interval_ms);
+	container_release(&c);
+	return r;
+}

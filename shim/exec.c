@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "shim/cleanup.h"
+#include "shim/clone.h"
+#include "shim/exec.h"
+#include "shim/fd.h"
+#include "shim/fsutil.h"
+#include "shim/pidfd.h"
+#include "shim/process.h"
+#include "shim/store.h"
+#include "shim/sync.h"
+#include "shim/terminal.h"
+
+/* The init's namespaces that are not ours, split by when they are joined. */
+struct ns_plan {
+	int for_children;	/* CLONE_NEWPID | CLONE_NEWTIME: joined by the runtime */
+	int for_self;		/* the rest: joined by the child */
+};
+
+static const struct {
+	const char *name;
+	int flag;
+} ns_kinds[] = {
+	{ "mnt", CLONE_NEWNS }, { "net", CLONE_NEWNET }, { "ipc", CLONE_NEWIPC },
+	{ "uts", CLONE_NEWUTS }, { "cgroup", CLONE_NEWCGROUP },
+	{ "pid", CLONE_NEWPID }, { "time", 0x00000080 /* CLONE_NEWTIME */ },
+};
+
+static bool same_ns(pid_t pid, const char *name)
+{
+	char theirs[64], ours[64];
+	struct stat a, b;
+
+	snprintf(theirs, sizeof(theirs), "/proc/%d/ns/%s", (int)pid, name);
+	snprintf(ours, sizeof(ours), "/proc/self/ns/%s", name);
+	/* a kernel without that kind: nothing to join */
+	if (stat(theirs, &a) < 0 || stat(ours, &b) < 0)
+		return true;
+	return a.st_ino == b.st_ino && a.st_dev == b.st_dev;
+}
+
+static void plan_namespaces(pid_t pid, struct ns_plan *p)
+{
+	p->for_children = p->for_self = 0;
+	for (size_t i = 0; i < sizeof(ns_kinds) / sizeof(ns_kinds[0]); i++) {
+		int flag = ns_kinds[i].flag;
+
+		if (same_ns(pid, ns_kinds[i].name))
+			continue;
+		if (flag == CLONE_NEWPID || flag == 0x00000080)
+			p->for_children |= flag;
+		else
+			p->for_self |= flag;
+	}
+}
+
+struct exec_ctx {
+	const struct exec_opts *o;
+	int init_pidfd;
+	int ns_flags;
+	int sync_fd, runtime_sync_fd;
+	int console_fd;		/* the child's end of the terminal socket, or -1 */
+};
+
+static int child_setup(struct exec_ctx *x, struct process_plan *plan, struct shim_error *err)
+{
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return shim_fail_errno(err, "exec: prctl(PR_SET_DUMPABLE)");
+	if (x->ns_flags && setns(x->init_pidfd, x->ns_flags) < 0)
+		return shim_fail_errno(err, "exec: joining the container's namespaces");
+	/* joining the mount namespace moved us to its root: the container's */
+	if (process_prepare(x->o->process, x->o->seccomp, plan, err) < 0)
+		return -1;
+	if (x->console_fd >= 0 && terminal_setup(x->console_fd, x->o->process, err) < 0)
+		return -1;
+	x->console_fd = safe_close(x->console_fd);
+	return 0;
+}
+
+static int exec_child(void *arg)
+{
+	struct exec_ctx *x = arg;
+	struct shim_error err = { 0 };
+	struct process_plan plan = { 0 };
+	char text[2048];
+
+	x->runtime_sync_fd = safe_close(x->runtime_sync_fd);
+	if (child_setup(x, &plan, &err) < 0) {
+		sync_send(x->sync_fd, SYNC_ERROR, &err);
+		return 127;
+	}
+	if (sync_send(x->sync_fd, SYNC_READY, NULL) < 0)
+		return 127;
+	x->sync_fd = safe_close(x->sync_fd);
+	process_exec(x->o->process, &plan, x->o->preserve_fds, &err);
+	dprintf(STDERR_FILENO, "shim: exec: %s\n", shim_error_text(&err, text, sizeof(text)));
+	return 127;
+}
+
+static int spawn(struct container *c, const struct exec_opts *o, int *pidfd, int *master,
+		 struct shim_error *err)
+{
+	struct ns_plan ns;
+	struct exec_ctx x = { .o = o, .init_pidfd = c->pidfd };
+	int sync[2], console[2], r = -1;
+	pid_t pid;
+
+	plan_namespaces(c->state->pid, &ns);
+	x.ns_flags = ns.for_self;
+	/* PID and time namespaces apply to children: join them here */
+	if (ns.for_children && setns(c->pidfd, ns.for_children) < 0)
+		return shim_fail_errno(err, "exec: joining the container's PID namespace");
+	if (terminal_socket(o->process->terminal, o->console_socket, console, err) < 0)
+		return -1;
+	if (sync_pair(sync, err) < 0) {
+		terminal_close_pair(console);
+		return -1;
+	}
+	x.runtime_sync_fd = sync[0];
+	x.sync_fd = sync[1];
+	x.console_fd = console[1];
+	pid = clone_with_pidfd(0, c->cgroup_fd, exec_child, &x, pidfd, err);
+	safe_close(sync[1]);
+	console[1] = safe_close(console[1]);
+	if (pid > 0) {
+		char text[16];
+
+		snprintf(text, sizeof(text), "%d", (int)pid);
+		r = sync_await_ready(sync[0], err);
+		if (r == 0 && o->pid_file && write_file_atomic(o->pid_file, text, err) < 0)
+			r = shim_error_wrap(err, "--pid-file");
+		if (r == 0 && console[0] >= 0 && (*master = fd_recv(console[0], err)) < 0)
+			r = shim_error_wrap(err, "process.terminal: the pty master");
+		if (r < 0) {
+			pidfd_kill_and_reap(*pidfd);
+			*pidfd = safe_close(*pidfd);
+		}
+	}
+	safe_close(sync[0]);
+	terminal_close_pair(console);
+	return r;
+}
+
+int container_exec(struct container *c, const struct exec_opts *o, struct shim_error *err)
+{
+	_cleanup_close_ int pidfd = -1, master = -1;
+	int status;
+
+	if (c->status != STATUS_RUNNING && c->status != STATUS_CREATED)
+		return shim_fail(err, 0, "exec: container %s is %s", c->id,
+				 container_status_name(c->status));
+	if (o->process->terminal && o->detach && !o->console_socket)
+		return shim_fail(err, 0, "exec: --tty with --detach needs --console-socket");
+	if (o->console_socket && !o->process->terminal)
+		return shim_fail(err, 0, "exec: --console-socket needs --tty (or process.terminal)");
+	if (fd_check_preserved(o->preserve_fds, err) < 0)
+		return -1;
+	if (!o->detach)
+		container_block_forwarded_signals();
+	if (spawn(c, o, &pidfd, &master, err) < 0)
+		return -1;
+	if (o->pidfd_socket && pidfd_send_to_socket(o->pidfd_socket, pidfd, err) < 0) {
+		pidfd_kill_and_reap(pidfd);
+		return -1;
+	}
+	if (o->detach)
+		return 0;
+	if (master >= 0 ? terminal_proxy(master, pidfd, &status, err) < 0
+			: container_wait(pidfd, &status, err) < 0)
+		return -1;
+	return status;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * shim/exec.h: one more process in a running container.
+ *
+ * The runtime joins the init's PID (and time) namespace for its children
+ * through the init's pidfd, then clone3(CLONE_PIDFD | CLONE_INTO_CGROUP)
+ * starts the new process in the container's cgroup, held by a pidfd. The
+ * child makes itself non-dumpable (so nothing in the container can reach
+ * the runtime through /proc/PID/exe), joins the other namespaces with one
+ * setns(pidfd, ...), and then takes the init's own path: cwd check, PATH
+ * lookup, report ready; limits, capabilities, user, no_new_privs,
+ * unshare(CLONE_FILES), close_range, execve.
+ */
+#ifndef SHIM_EXEC_H
+#define SHIM_EXEC_H
+
+#include <stdbool.h>
+
+#include "oci/spec.h"
+#include "shim/container.h"
+#include "shim/error.h"
+
+struct exec_opts {
+	const struct oci_process *process;
+	const struct oci_seccomp *seccomp;	/* the container's linux.seccomp */
+	const char *pid_file;		/* --pid-file or NULL */
+	const char *pidfd_socket;	/* --pidfd-socket or NULL */
+	const char *console_socket;	/* --console-socket or NULL */
+	unsigned int preserve_fds;
+	bool detach;
+};
+
+/* Foreground: the process's exit status (128 + signal if killed). Detached:
+ * 0 once it is running. -1 with err filled on failure. */
+int container_exec(struct container *c, const struct exec_opts *o, struct shim_error *err);
+
+#endif

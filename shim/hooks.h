@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * shim/hooks.h: running the config's hooks.
+ *
+ *   prestart, createRuntime  the runtime, once the init has made its mounts
+ *                            and before it pivots (the init waits)
+ *   createContainer          the init, in the container's namespaces,
+ *                            before pivot_root
+ *   startContainer           the init, after `start`, before the exec
+ *   poststart                `start`, once the program runs
+ *   poststop                 `delete`, once the container is gone
+ *
+ * Each hook gets the state JSON on stdin, only fds 0, 1 and 2, exactly its
+ * env, and its timeout. The first four stop the container when a hook
+ * fails; poststart and poststop failures are warnings (runtime-spec).
+ */
+#ifndef SHIM_HOOKS_H
+#define SHIM_HOOKS_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "oci/spec.h"
+#include "shim/error.h"
+
+/* The hooks of one kind, in order; the first failure stops them and names
+ * the hook: "hooks.createRuntime[1] (/bin/x): exited with status 3: <what
+ * it printed>". */
+int hooks_run(const struct oci_hooks *h, enum oci_hook_kind kind, const char *state_json,
+	      struct shim_error *err);
+
+/* Every hook of the kind, failures logged as warnings. */
+void hooks_run_warn(const struct oci_hooks *h, enum oci_hook_kind kind, const char *state_json);
+
+/* The state hooks get: malloc'd JSON, or NULL with err filled. */
+char *hooks_state_json(const struct oci_spec *spec, const char *id, pid_t pid, const char *status,
+		       const char *bundle, struct shim_error *err);
+
+bool hooks_any(const struct oci_hooks *h, enum oci_hook_kind kind);
+
+#endif

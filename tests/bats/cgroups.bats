@@ -1,0 +1,237 @@
+#!/usr/bin/env bats
+# cgroup v2: linux.resources and linux.cgroupsPath, the init cloned into its
+# folder, pause/resume, update, ps, events, device rules, removal on delete,
+# and the status of a container whose init the OOM killer took.
+
+load helpers
+
+CG=/sys/fs/cgroup
+
+setup() {
+	require_guest
+	[ -e $CG/cgroup.controllers ] || skip "no cgroup v2 in this guest"
+}
+
+# A detached container running sleep, with the jq edit $1 applied first.
+start_sleeper() {
+	setup_bundle sleep 1000
+	[ -z "${1:-}" ] || update_config "$1"
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+}
+
+@test "linux.resources limits are written to the container's own folder" {
+	start_sleeper '.linux.resources += {"memory":{"limit":67108864},"pids":{"limit":42},
+		"cpu":{"shares":1024,"quota":50000,"period":100000}}'
+	[ "$(cat $CG/c1/memory.max)" = 67108864 ]
+	[ "$(cat $CG/c1/pids.max)" = 42 ]
+	[ "$(cat $CG/c1/cpu.weight)" = 39 ]
+	[ "$(cat $CG/c1/cpu.max)" = "50000 100000" ]
+}
+
+@test "the init starts inside its cgroup, which is the root of its cgroup namespace" {
+	setup_bundle sh -c 'cat /proc/self/cgroup; cat /sys/fs/cgroup/pids.max'
+	update_config '.linux.resources.pids = {"limit": 17}'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "0::/
+17"
+}
+
+@test "the host sees the init in the folder given by an absolute cgroupsPath" {
+	start_sleeper '.linux.cgroupsPath = "/shim-test/box"'
+	pid=$(shim state c1 | jq .pid)
+	[ "$(cat $CG/shim-test/box/cgroup.procs)" = "$pid" ]
+	[ "$(shim state c1 | jq -r .status)" = running ]
+	shim delete -f c1
+	[ ! -e $CG/shim-test/box ]
+	rmdir $CG/shim-test
+}
+
+@test "delete removes the cgroup folder and leaves nothing" {
+	start_sleeper
+	[ -d $CG/c1 ]
+	shim delete -f c1
+	assert_nothing_left
+}
+
+@test "a cgroup file that does not exist fails create naming the JSON path and leaves nothing" {
+	setup_bundle true
+	update_config '.linux.resources.unified = {"memory.bogus": "1"}'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "linux.resources.unified.memory.bogus: $CG/c1/memory.bogus does not exist"
+	assert_nothing_left
+}
+
+@test "a limit the kernel refuses fails create naming the value and leaves nothing" {
+	setup_bundle true
+	update_config '.linux.resources.cpu = {"cpus": "99999"}'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has 'linux.resources.cpu: writing "99999" to /sys/fs/cgroup/c1/cpuset.cpus'
+	assert_nothing_left
+}
+
+@test "a cgroup folder that already has processes is refused" {
+	start_sleeper
+	setup_bundle true
+	update_config '.linux.cgroupsPath = "/c1"'
+	shim_detached create -b "$BUNDLE" c2
+	assert_failure
+	assert_output_has "cgroup /sys/fs/cgroup/c1 is in use: it has processes"
+	[ "$(container_status c1)" = running ]
+}
+
+@test "pause freezes the container and resume thaws it" {
+	start_sleeper
+	shim pause c1
+	[ "$(container_status c1)" = paused ]
+	grep -qx "frozen 1" $CG/c1/cgroup.events
+	[ "$(awk '{print $3}' /proc/"$(shim state c1 | jq .pid)"/stat)" != R ]
+	shim resume c1
+	[ "$(container_status c1)" = running ]
+	grep -qx "frozen 0" $CG/c1/cgroup.events
+}
+
+@test "a paused container can be killed and deleted with force" {
+	start_sleeper
+	shim pause c1
+	run shim delete c1
+	assert_failure
+	assert_output_has "cannot delete container c1 that is not stopped: paused"
+	shim delete -f c1
+	assert_nothing_left
+}
+
+@test "resume of a running container and pause of a stopped one are refused" {
+	start_sleeper
+	run shim resume c1
+	assert_failure
+	assert_output_has "resume: container c1 is running, not paused"
+	shim kill c1 KILL
+	wait_for_status c1 stopped
+	run shim pause c1
+	assert_failure
+	assert_output_has "pause: container c1 is stopped, not running"
+}
+
+@test "update with flags changes the limits" {
+	start_sleeper '.linux.resources.memory = {"limit": 67108864}'
+	shim update --memory 32m --pids-limit 9 --cpu-quota 20000 --cpu-period 100000 c1
+	[ "$(cat $CG/c1/memory.max)" = 33554432 ]
+	[ "$(cat $CG/c1/pids.max)" = 9 ]
+	[ "$(cat $CG/c1/cpu.max)" = "20000 100000" ]
+}
+
+@test "update --resources reads a LinuxResources file, or stdin with -" {
+	start_sleeper
+	echo '{"pids": {"limit": 5}, "unified": {"memory.high": "50000000"}}' > "$BATS_TEST_TMPDIR/r.json"
+	shim update --resources "$BATS_TEST_TMPDIR/r.json" c1
+	[ "$(cat $CG/c1/pids.max)" = 5 ]
+	[ "$(cat $CG/c1/memory.high)" = 49999872 ]
+	echo '{"pids": {"limit": 0}}' | shim update -r - c1
+	[ "$(cat $CG/c1/pids.max)" = max ]
+}
+
+@test "update refuses a bad value naming the flag, and a bad file naming its path" {
+	start_sleeper
+	run shim update --memory 12q c1
+	assert_failure
+	assert_output_has '--memory: "12q" is not a size'
+	echo '{"memory": {"limit": "x"}}' > "$BATS_TEST_TMPDIR/r.json"
+	run shim update -r "$BATS_TEST_TMPDIR/r.json" c1
+	assert_failure
+	assert_output_has "--resources.memory.limit: must be an integer"
+	run shim update c1
+	assert_failure
+	assert_output_has "update: nothing to change"
+}
+
+@test "ps --format json lists the container's processes by host PID" {
+	setup_bundle sh -c 'sleep 1000 & sleep 1000'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	pid=$(shim state c1 | jq .pid)
+	for i in $(seq 50); do
+		[ "$(shim ps --format json c1 | jq length)" = 2 ] && break
+		sleep 0.1
+	done
+	run shim ps --format json c1
+	assert_success
+	[ "$(jq length <<< "$output")" = 2 ]
+	jq -e "index($pid) != null" <<< "$output"
+}
+
+@test "ps prints ps's header and only the container's rows" {
+	start_sleeper
+	pid=$(shim state c1 | jq .pid)
+	run shim ps c1 -o pid,comm
+	assert_success
+	# ps pads its columns: compare the words
+	[ "$(awk '{print $1, $2}' <<< "$output")" = "PID COMMAND
+$pid sleep" ]
+}
+
+@test "events --stats prints the cgroup figures as one JSON line" {
+	start_sleeper '.linux.resources.pids = {"limit": 30}'
+	run shim events --stats c1
+	assert_success
+	[ "$(jq -r .type <<< "$output")" = stats ]
+	[ "$(jq -r .id <<< "$output")" = c1 ]
+	[ "$(jq .data.pids.current <<< "$output")" = 1 ]
+	[ "$(jq .data.pids.limit <<< "$output")" = 30 ]
+	[ "$(jq '.data.memory.usage.usage > 0' <<< "$output")" = true ]
+}
+
+@test "a device no rule allows cannot be opened, one a rule allows can" {
+	# /dev/kmsg (char 1:11) is not among the devices every container gets
+	setup_bundle sh -c 'mknod /tmp/k c 1 11 && head -c 0 /tmp/k && echo opened'
+	update_config '.process.capabilities.bounding += ["CAP_MKNOD"] |
+		.process.capabilities.effective += ["CAP_MKNOD"] |
+		.process.capabilities.permitted += ["CAP_MKNOD"] |
+		.mounts += [{"destination": "/tmp", "type": "tmpfs", "source": "tmpfs"}]'
+	run shim run -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "Operation not permitted"
+	update_config '.linux.resources.devices += [{"allow": true, "type": "c", "major": 1,
+		"minor": 11, "access": "r"}]'
+	run shim run -b "$BUNDLE" c2
+	assert_success
+	assert_output opened
+}
+
+@test "an init killed by the OOM killer is stopped and run exits 137" {
+	# tail keeps all of a file with no newline: it grows until killed
+	setup_bundle tail /dev/zero
+	update_config '.linux.resources.memory = {"limit": 16777216, "swap": 16777216}'
+	run shim run -b "$BUNDLE" c1
+	[ "$status" -eq 137 ]
+	assert_nothing_left
+}
+
+@test "events reports an OOM kill inside the container" {
+	setup_bundle sh -c 'tail /dev/zero; sleep 1000'
+	update_config '.linux.resources.memory = {"limit": 16777216, "swap": 16777216}'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	for i in $(seq 100); do
+		[ "$(shim events --stats c1 | jq .data.memory.oomKills)" = 1 ] && break
+		sleep 0.1
+	done
+	[ "$(shim events --stats c1 | jq .data.memory.oomKills)" = 1 ]
+	[ "$(container_status c1)" = running ]
+}
+
+@test "an init outside a PID namespace killed by SIGTERM is stopped and run exits 143" {
+	setup_bundle sleep 1000
+	update_config '.linux.namespaces |= map(select(.type != "pid"))'
+	"$SHIM_BIN" --root "$ROOT" run -b "$BUNDLE" c1 < /dev/null > /dev/null 2>&1 3>&- &
+	runner=$!
+	wait_for_status c1 running
+	shim kill c1 TERM
+	status=0
+	wait "$runner" || status=$?
+	[ "$status" -eq 143 ]
+	assert_nothing_left
+}

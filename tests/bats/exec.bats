@@ -1,0 +1,125 @@
+#!/usr/bin/env bats
+# exec: another process in a running container, in its namespaces and
+# cgroup, with the same fd hygiene as the init, and runc's flags.
+
+load helpers
+
+# with_fds "N..." CMD...: CMD with exactly fds 0-2 and the listed ones open.
+with_fds() {
+	local fds=$1
+	shift
+	run bash -c 'for fd in 3 4 5 6 7 8 9; do eval "exec $fd>&-"; done
+		for fd in $0; do eval "exec $fd</dev/null"; done
+		exec "$@"' "$fds" "$@"
+}
+
+setup() {
+	require_guest
+	setup_bundle sleep 1000
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+}
+
+@test "exec runs in the container's namespaces and returns the command's status" {
+	run shim exec c1 sh -c 'echo $(hostname) $(cat /proc/1/cmdline | tr "\0" " "); exit 3'
+	[ "$status" -eq 3 ] || { show_run; false; }
+	assert_output "shim sleep 1000"
+}
+
+@test "the exec'd process is in the container's cgroup and cgroup namespace" {
+	[ -e /sys/fs/cgroup/cgroup.controllers ] || skip "no cgroup v2"
+	run shim exec c1 sh -c 'cat /proc/self/cgroup; cat /sys/fs/cgroup/cgroup.procs | wc -l'
+	assert_success
+	# sleep, sh, cat (and wc) are all in the container's folder
+	[ "${lines[0]}" = "0::/" ]
+	[ "${lines[1]}" -ge 3 ]
+}
+
+# (sh runs two commands so that it stays itself: $$ is sh, not ls)
+@test "the exec'd process holds only fds 0, 1 and 2 whatever the caller had open" {
+	with_fds "3 5 7" "$SHIM_BIN" --root "$ROOT" exec c1 sh -c 'ls /proc/$$/fd; true'
+	assert_success
+	assert_output "$(printf '0\n1\n2')"
+}
+
+@test "exec --preserve-fds 1 passes fd 3 and nothing above" {
+	with_fds "3 4" "$SHIM_BIN" --root "$ROOT" exec --preserve-fds 1 c1 sh -c 'ls /proc/$$/fd; true'
+	assert_success
+	assert_output "$(printf '0\n1\n2\n3')"
+}
+
+@test "exec --env, --cwd and --user apply to the process" {
+	run shim exec -e FOO=bar -e HOME=/x --cwd /tmp --user 1000:1001 c1 \
+		sh -c 'echo $FOO $HOME $PWD $(id -u) $(id -g)'
+	assert_success
+	assert_output "bar /x /tmp 1000 1001"
+}
+
+@test "exec --cap adds a capability the config does not give" {
+	# CAP_NET_RAW is bit 13; the default config has only 5, 10 and 29
+	run shim exec c1 sh -c 'grep CapEff /proc/self/status'
+	assert_output "CapEff:	0000000020000420"
+	run shim exec --cap CAP_NET_RAW c1 sh -c 'grep CapEff /proc/self/status'
+	assert_output "CapEff:	0000000020002420"
+}
+
+@test "exec --process runs the process described by the file" {
+	jq '.process | .args = ["sh", "-c", "echo from file $X"] | .env += ["X=42"]' \
+		"$BUNDLE/config.json" > "$BATS_TEST_TMPDIR/p.json"
+	run shim exec --process "$BATS_TEST_TMPDIR/p.json" c1
+	assert_success
+	assert_output "from file 42"
+}
+
+@test "exec -d --pid-file leaves the process running in the container" {
+	shim_detached exec -d --pid-file "$BATS_TEST_TMPDIR/pid" c1 sleep 500
+	assert_success
+	pid=$(cat "$BATS_TEST_TMPDIR/pid")
+	[ "$(tr '\0' ' ' < /proc/"$pid"/cmdline)" = "sleep 500 " ]
+	[ "$(readlink /proc/"$pid"/ns/pid)" = "$(readlink /proc/"$(shim state c1 | jq .pid)"/ns/pid)" ]
+}
+
+@test "exec of a missing program fails naming it and leaves no process" {
+	before=$(ls /proc | grep -c '^[0-9]')
+	run shim exec c1 no-such-program
+	assert_failure
+	assert_output_has 'exec: "no-such-program": executable file not found in $PATH'
+	[ "$(ls /proc | grep -c '^[0-9]')" -le "$before" ]
+}
+
+@test "exec --cwd through the runtime's fds is refused" {
+	for n in 3 4 5 6 7 8; do
+		run shim exec --cwd /proc/self/fd/$n c1 pwd
+		assert_failure
+		assert_output_has "process.cwd"
+	done
+}
+
+@test "exec into a stopped or paused container is refused" {
+	[ -e /sys/fs/cgroup/cgroup.controllers ] || skip "no cgroup v2"
+	shim pause c1
+	run shim exec c1 true
+	assert_failure
+	assert_output_has "exec: container c1 is paused"
+	shim resume c1
+	shim kill c1 KILL
+	wait_for_status c1 stopped
+	run shim exec c1 true
+	assert_failure
+	assert_output_has "exec: container c1 is stopped"
+}
+
+@test "exec refuses what it does not support and bad flags, naming them" {
+	run shim exec --tty c1 true
+	assert_failure
+	assert_output_has "exec: terminals (--tty, --console-socket, process.terminal) are not supported yet"
+	run shim exec --cap CAP_BOGUS c1 true
+	assert_failure
+	assert_output_has 'exec: --cap: unknown capability "CAP_BOGUS"'
+	run shim exec --user abc c1 true
+	assert_failure
+	assert_output_has 'exec: --user: "abc" is not a number'
+	run shim exec c1
+	assert_failure
+	assert_output_has "exec: needs a command to run (or --process FILE)"
+}

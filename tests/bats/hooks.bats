@@ -1,0 +1,132 @@
+#!/usr/bin/env bats
+# hooks: each kind at its point of the lifecycle, in its namespaces, with the
+# state on stdin, only fds 0-2, its env and its timeout; failures stop the
+# container (or only warn, for poststart and poststop).
+
+load helpers
+
+setup() {
+	require_guest
+	HK=$BATS_TEST_TMPDIR/hk
+	mkdir -p "$HK"
+	# a hook that logs its name, the state's status and where it ran
+	cat > "$HK/log-hook" <<-EOS
+	#!/bin/sh
+	state=\$(cat)
+	echo "\$1 \$(echo "\$state" | jq -r .status) \$(readlink /proc/self/ns/mnt)" >> $HK/log
+	EOS
+	chmod +x "$HK/log-hook"
+	setup_bundle sh -c 'echo main'
+	update_config --arg hk "$HK" '.mounts += [{"destination": "/hk", "type": "bind",
+		"source": $hk, "options": ["rbind", "rw"]}]'
+}
+
+# add_hook KIND PATH ARGS-JSON [EXTRA-JSON]
+add_hook() {
+	update_config --arg k "$1" --arg p "$2" --argjson a "$3" --argjson x "${4:-{\}}" \
+		'.hooks[$k] += [{"path": $p, "args": $a} + $x]'
+}
+
+log_hook() {
+	add_hook "$1" "$HK/log-hook" "[\"log-hook\", \"$1\"]"
+}
+
+@test "every kind of hook runs once, in lifecycle order, with the state on stdin" {
+	for k in prestart createRuntime createContainer poststart poststop; do log_hook $k; done
+	add_hook startContainer /bin/sh '["sh", "-c", "echo startContainer $(cat | grep -o created) >> /hk/log"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output main
+	run awk '{print $1, $2}' "$HK/log"
+	assert_output "prestart creating
+createRuntime creating
+createContainer creating
+startContainer created
+poststart running
+poststop stopped"
+	assert_nothing_left
+}
+
+@test "createRuntime runs in the runtime's namespaces, createContainer in the container's" {
+	log_hook createRuntime
+	log_hook createContainer
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	ours=$(readlink /proc/self/ns/mnt)
+	[ "$(awk '$1 == "createRuntime" {print $3}' "$HK/log")" = "$ours" ]
+	[ "$(awk '$1 == "createContainer" {print $3}' "$HK/log")" != "$ours" ]
+}
+
+@test "a hook gets only fds 0, 1 and 2 and exactly its env" {
+	add_hook createRuntime /bin/sh "[\"sh\", \"-c\", \"ls /proc/self/fd > $HK/fds; env > $HK/env\"]" \
+		'{"env": ["ONLY=this"]}'
+	shim_detached create -b "$BUNDLE" c1
+	assert_success
+	# ls's own directory fd is 3
+	[ "$(tr '\n' ' ' < "$HK/fds")" = "0 1 2 3 " ]
+	grep -qx ONLY=this "$HK/env"
+	! grep -q '^PATH=' "$HK/env"
+}
+
+@test "a failing createRuntime hook fails create naming it and what it said, and leaves nothing" {
+	add_hook createRuntime /bin/sh '["sh", "-c", "echo no space for you; exit 3"]'
+	log_hook poststop
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "hooks.createRuntime[0] (/bin/sh): exited with status 3: no space for you"
+	assert_nothing_left
+	# the lifecycle still ends with poststop
+	[ "$(awk '{print $1}' "$HK/log")" = poststop ]
+}
+
+@test "a failing createContainer hook fails create and leaves nothing" {
+	log_hook createContainer
+	add_hook createContainer /bin/false '["false"]'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "hooks.createContainer[1] (/bin/false): exited with status 1"
+	assert_nothing_left
+}
+
+@test "a hook over its timeout is killed and create fails saying so" {
+	add_hook prestart /bin/sleep '["sleep", "100"]' '{"timeout": 1}'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "hooks.prestart[0] (/bin/sleep): timed out after 1 s"
+	assert_nothing_left
+}
+
+@test "a hook that cannot be run fails create naming it" {
+	add_hook createRuntime /no/such/hook '["x"]'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "hooks.createRuntime[0] (/no/such/hook): exited with status 127: exec: No such file or directory"
+	assert_nothing_left
+}
+
+@test "a failing startContainer hook stops the container before its program runs" {
+	add_hook startContainer /bin/sh '["sh", "-c", "exit 4"]'
+	run shim run -b "$BUNDLE" c1
+	[ "$status" -eq 127 ] || { show_run; false; }
+	assert_output_has "hooks.startContainer[0] (/bin/sh): exited with status 4"
+	[[ "$output" != *main* ]]
+}
+
+@test "failing poststart and poststop hooks only warn" {
+	add_hook poststart /bin/false '["false"]'
+	add_hook poststop /bin/false '["false"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output_has "main"
+	assert_output_has "warning: hooks.poststart[0] (/bin/false): exited with status 1"
+	assert_output_has "warning: hooks.poststop[0] (/bin/false): exited with status 1"
+	assert_nothing_left
+}
+
+@test "a hook without an absolute path is refused naming it" {
+	add_hook poststart bin/true '["true"]'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "hooks.poststart[0]: path: must be an absolute path"
+	assert_nothing_left
+}

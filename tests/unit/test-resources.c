@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * oci/resources.c: linux.resources as cgroup v2 writes, and
+ * shim/devices_bpf.c: the device program, run here by a small interpreter
+ * of the instructions it emits.
+ */
+#include <stdlib.h>
+
+#include "oci/json.h"
+#include "oci/resources.h"
+#include "shim/devices_bpf.h"
+#include "tests/unit/tap.h"
+
+static struct shim_error err;
+static struct oci_resources res;
+
+static int parse(const char *json)
+{
+	yajl_val tree;
+	int r;
+
+	oci_resources_release(&res);
+	memset(&err, 0, sizeof(err));
+	tree = json_parse(json, strlen(json), "test", &err);
+	if (!tree)
+		return -1;
+	r = oci_resources_parse(tree, "linux.resources", &res, &err);
+	yajl_tree_free(tree);
+	return r;
+}
+
+static const char *value_of(const char *file)
+{
+	const struct cgroup_setting *s = oci_resources_find(&res, file);
+
+	return s ? s->value : NULL;
+}
+
+static int refuses(const char *json, const char *msg)
+{
+	if (parse(json) == 0) {
+		printf("# accepted: %s\n", json);
+		return 0;
+	}
+	if (strcmp(err.msg, msg) != 0) {
+		printf("# got \"%s\", want \"%s\"\n", err.msg, msg);
+		return 0;
+	}
+	return 1;
+}
+
+TEST(memory_limits_become_memory_max_low_and_swap_max)
+{
+	CHECK(parse("{\"memory\":{\"limit\":104857600,\"reservation\":52428800,"
+		    "\"swap\":209715200}}") == 0);
+	CHECK_STR(value_of("memory.max"), "104857600");
+	CHECK_STR(value_of("memory.low"), "52428800");
+	/* v1 counts memory + swap, v2 swap alone */
+	CHECK_STR(value_of("memory.swap.max"), "104857600");
+	CHECK(parse("{\"memory\":{\"limit\":-1,\"swap\":-1}}") == 0);
+	CHECK_STR(value_of("memory.max"), "max");
+	CHECK_STR(value_of("memory.swap.max"), "max");
+	return 0;
+}
+
+TEST(a_swap_limit_below_the_memory_limit_is_refused)
+{
+	CHECK(refuses("{\"memory\":{\"limit\":200,\"swap\":100}}",
+		      "linux.resources.memory: swap: 100 is less than memory.limit 200 "
+		      "(swap counts memory plus swap)"));
+	CHECK(refuses("{\"memory\":{\"swap\":100}}",
+		      "linux.resources.memory: swap: a swap limit needs a memory limit (memory.limit)"));
+	return 0;
+}
+
+TEST(cpu_shares_quota_and_cpuset_map_to_v2_files)
+{
+	CHECK(parse("{\"cpu\":{\"shares\":1024,\"quota\":50000,\"period\":100000,"
+		    "\"cpus\":\"0-1\",\"mems\":\"0\"}}") == 0);
+	CHECK_STR(value_of("cpu.weight"), "39");
+	CHECK_STR(value_of("cpu.max"), "50000 100000");
+	CHECK_STR(value_of("cpuset.cpus"), "0-1");
+	CHECK_STR(value_of("cpuset.mems"), "0");
+	CHECK(parse("{\"cpu\":{\"period\":20000}}") == 0);
+	CHECK_STR(value_of("cpu.max"), "max 20000");
+	CHECK(oci_cpu_shares_to_weight(2) == 1 && oci_cpu_shares_to_weight(262144) == 10000);
+	return 0;
+}
+
+TEST(pids_limit_zero_or_negative_means_max)
+{
+	CHECK(parse("{\"pids\":{\"limit\":42}}") == 0);
+	CHECK_STR(value_of("pids.max"), "42");
+	CHECK(parse("{\"pids\":{\"limit\":0}}") == 0);
+	CHECK_STR(value_of("pids.max"), "max");
+	CHECK(parse("{\"pids\":{\"limit\":-1}}") == 0);
+	CHECK_STR(value_of("pids.max"), "max");
+	return 0;
+}
+
+TEST(block_io_weight_and_throttles_map_to_io_files)
+{
+	CHECK(parse("{\"blockIO\":{\"weight\":1000,\"throttleReadBpsDevice\":"
+		    "[{\"major\":8,\"minor\":0,\"rate\":1048576}]}}") == 0);
+	CHECK_STR(value_of("io.weight"), "default 10000");
+	CHECK_STR(value_of("io.max"), "8:0 rbps=1048576");
+	CHECK(refuses("{\"blockIO\":{\"throttleWriteIOPSDevice\":[{\"major\":8}]}}",
+		      "linux.resources.blockIO.throttleWriteIOPSDevice[0]: needs major, minor and rate"));
+	return 0;
+}
+
+TEST(hugepage_limits_and_unified_entries_pass_through)
+{
+	CHECK(parse("{\"hugepageLimits\":[{\"pageSize\":\"2MB\",\"limit\":4194304}],"
+		    "\"memory\":{\"limit\":100},\"unified\":{\"memory.max\":\"200\","
+		    "\"memory.high\":\"150\"}}") == 0);
+	CHECK_STR(value_of("hugetlb.2MB.max"), "4194304");
+	/* unified comes last and wins */
+	CHECK_STR(value_of("memory.max"), "200");
+	CHECK_STR(value_of("memory.high"), "150");
+	return 0;
+}
+
+TEST(unified_keys_that_escape_or_move_processes_are_refused)
+{
+	CHECK(refuses("{\"unified\":{\"../x.max\":\"1\"}}",
+		      "linux.resources.unified.../x.max: not a cgroup v2 file a container may set"));
+	CHECK(refuses("{\"unified\":{\"cgroup.procs\":\"1\"}}",
+		      "linux.resources.unified.cgroup.procs: not a cgroup v2 file a container may set"));
+	CHECK(refuses("{\"unified\":{\"memory.max\":5}}",
+		      "linux.resources.unified.memory.max: must be a string"));
+	return 0;
+}
+
+TEST(wrong_types_and_ranges_are_named)
+{
+	CHECK(refuses("{\"memory\":{\"limit\":\"1G\"}}", "linux.resources.memory.limit: must be an integer"));
+	CHECK(refuses("{\"cpu\":{\"shares\":300000}}",
+		      "linux.resources.cpu.shares: 300000 is out of range (at most 262144)"));
+	CHECK(refuses("{\"memory\":{\"limit\":-2}}",
+		      "linux.resources.memory.limit: -2 is out of range (-1 to 9223372036854775807)"));
+	CHECK(refuses("{\"devices\":[{\"allow\":true,\"access\":\"rx\"}]}",
+		      "linux.resources.devices[0]: access: \"rx\" is not made of r, w and m"));
+	CHECK(refuses("{\"devices\":[{\"type\":\"c\"}]}", "linux.resources.devices[0]: allow: missing"));
+	return 0;
+}
+
+/* --- the device program, interpreted --- */
+
+struct dev_ctx {
+	uint32_t access_type, major, minor;
+};
+
+/* Runs the subset of eBPF devices_compile() emits; -1 on anything else. */
+static int run_program(const struct bpf_insn *p, int n, const struct dev_ctx *ctx)
+{
+	uint64_t r[11] = { 0 };
+
+	for (int pc = 0; pc >= 0 && pc < n; pc++) {
+		const struct bpf_insn *i = &p[pc];
+		uint64_t *d = &r[i->dst_reg], imm = (uint64_t)(int64_t)i->imm;
+
+		switch (i->code) {
+		case BPF_LDX | BPF_W | BPF_MEM:
+			*d = ((const uint32_t *)ctx)[i->off / 4];
+			break;
+		case BPF_ALU64 | BPF_MOV | BPF_X: *d = r[i->src_reg]; break;
+		case BPF_ALU64 | BPF_MOV | BPF_K: *d = imm; break;
+		case BPF_ALU64 | BPF_AND | BPF_K: *d &= imm; break;
+		case BPF_ALU64 | BPF_RSH | BPF_K: *d >>= imm; break;
+		case BPF_JMP | BPF_JNE | BPF_K: if (*d != imm) pc += i->off; break;
+		case BPF_JMP | BPF_JEQ | BPF_K: if (*d == imm) pc += i->off; break;
+		case BPF_JMP | BPF_EXIT: return (int)r[0];
+		default: return -1;
+		}
+	}
+	return -1;
+}
+
+static int verdict(const char *rules_json, char type, uint32_t major, uint32_t minor,
+		   unsigned int access)
+{
+	struct bpf_insn prog[4096];
+	struct dev_ctx ctx = {
+		.access_type = (access << 16) | (type == 'c' ? BPF_DEVCG_DEV_CHAR : BPF_DEVCG_DEV_BLOCK),
+		.major = major, .minor = minor,
+	};
+	int n;
+
+	if (parse(rules_json) < 0)
+		return -2;
+	n = devices_compile(res.devices, res.n_devices, prog, 4096);
+	return n < 0 ? -2 : run_program(prog, n, &ctx);
+}
+
+#define DENY_ALL "{\"devices\":[{\"allow\":false,\"access\":\"rwm\"}"
+
+TEST(device_program_denies_what_no_rule_allows)
+{
+	CHECK(verdict(DENY_ALL "]}", 'b', 8, 0, DEV_ACC_READ) == 0);
+	CHECK(verdict(DENY_ALL "]}", 'c', 1, 11, DEV_ACC_READ | DEV_ACC_WRITE) == 0);
+	CHECK(verdict("{\"devices\":[]}", 'c', 4, 1, DEV_ACC_READ) == 0);
+	return 0;
+}
+
+TEST(device_program_allows_the_default_devices)
+{
+	CHECK(verdict(DENY_ALL "]}", 'c', 1, 3, DEV_ACC_READ | DEV_ACC_WRITE) == 1);	/* null */
+	CHECK(verdict(DENY_ALL "]}", 'c', 136, 7, DEV_ACC_READ) == 1);		/* pts/7 */
+	CHECK(verdict(DENY_ALL "]}", 'b', 8, 0, DEV_ACC_MKNOD) == 1);		/* mknod only */
+	return 0;
+}
+
+TEST(device_program_the_last_matching_rule_decides)
+{
+	const char *rules = DENY_ALL ",{\"allow\":true,\"type\":\"c\",\"major\":1,\"minor\":11,"
+			    "\"access\":\"rw\"},{\"allow\":false,\"type\":\"c\",\"major\":1,"
+			    "\"minor\":11,\"access\":\"w\"}]}";
+
+	CHECK(verdict(rules, 'c', 1, 11, DEV_ACC_READ) == 1);
+	CHECK(verdict(rules, 'c', 1, 11, DEV_ACC_WRITE) == 0);
+	CHECK(verdict(rules, 'c', 1, 11, DEV_ACC_READ | DEV_ACC_WRITE) == 0);
+	CHECK(verdict(rules, 'c', 1, 12, DEV_ACC_READ) == 0);
+	CHECK(verdict(rules, 'b', 1, 11, DEV_ACC_READ) == 0);
+	return 0;
+}
+
+TEST(device_program_an_allow_rule_covers_only_its_access)
+{
+	const char *rules = DENY_ALL ",{\"allow\":true,\"type\":\"b\",\"major\":7,\"access\":\"r\"}]}";
+
+	CHECK(verdict(rules, 'b', 7, 3, DEV_ACC_READ) == 1);
+	CHECK(verdict(rules, 'b', 7, 3, DEV_ACC_READ | DEV_ACC_WRITE) == 0);
+	CHECK(verdict(rules, 'b', 8, 3, DEV_ACC_READ) == 0);
+	return 0;
+}
+
+int main(void)
+{
+	TAP_PLAN(12);
+	RUN(memory_limits_become_memory_max_low_and_swap_max);
+	RUN(a_swap_limit_below_the_memory_limit_is_refused);
+	RUN(cpu_shares_quota_and_cpuset_map_to_v2_files);
+	RUN(pids_limit_zero_or_negative_means_max);
+	RUN(block_io_weight_and_throttles_map_to_io_files);
+	RUN(hugepage_limits_and_unified_entries_pass_through);
+	RUN(unified_keys_that_escape_or_move_processes_are_refused);
+	RUN(wrong_types_and_ranges_are_named);
+	RUN(device_program_denies_what_no_rule_allows);
+	RUN(device_program_allows_the_default_devices);
+	RUN(device_program_the_last_matching_rule_decides);
+	RUN(device_program_an_allow_rule_covers_only_its_access);
+	oci_resources_release(&res);
+	TAP_DONE();
+}
