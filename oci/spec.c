@@ -375,6 +375,37 @@ static int parse_personality(yajl_val lx, struct oci_spec *s, struct shim_error 
 	return 0;
 }
 
+static int parse_mappings(yajl_val lx, const char *key, struct oci_id_mapping **out, size_t *n,
+			  struct shim_error *err)
+{
+	yajl_val arr = NULL;
+
+	if (json_get_array(lx, key, "linux", &arr, err) < 0)
+		return -1;
+	if (!arr || !arr->u.array.len)
+		return 0;
+	*out = calloc(arr->u.array.len, sizeof(**out));
+	if (!*out)
+		return shim_fail(err, ENOMEM, "linux.%s", key);
+	for (size_t i = 0; i < arr->u.array.len; i++) {
+		yajl_val m = arr->u.array.values[i];
+		uint64_t c = 0, h = 0, size = 0;
+		char where[64];
+		int r1, r2, r3;
+
+		snprintf(where, sizeof(where), "linux.%s[%zu]", key, i);
+		if ((r1 = json_get_u64(m, "containerID", where, UINT32_MAX, &c, err)) < 0 ||
+		    (r2 = json_get_u64(m, "hostID", where, UINT32_MAX, &h, err)) < 0 ||
+		    (r3 = json_get_u64(m, "size", where, UINT32_MAX, &size, err)) < 0)
+			return -1;
+		if (r1 || r2 || r3 || size == 0)
+			return json_fail(err, where, "needs containerID, hostID and a size above 0");
+		(*out)[i] = (struct oci_id_mapping){ (uint32_t)c, (uint32_t)h, (uint32_t)size };
+		(*n)++;
+	}
+	return 0;
+}
+
 static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 {
 	yajl_val namespaces = NULL, sysctl = NULL, res = NULL, seccomp = NULL;
@@ -392,7 +423,9 @@ static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 	for (size_t i = 0; s->sysctl && s->sysctl[i]; i += 2)
 		if (!*s->sysctl[i] || strchr(s->sysctl[i], '/') || strstr(s->sysctl[i], ".."))
 			return json_fail(err, "linux.sysctl", "\"%s\" is not a sysctl name", s->sysctl[i]);
-	if (parse_personality(lx, s, err) < 0)
+	if (parse_personality(lx, s, err) < 0 ||
+	    parse_mappings(lx, "uidMappings", &s->uid_mappings, &s->n_uid_mappings, err) < 0 ||
+	    parse_mappings(lx, "gidMappings", &s->gid_mappings, &s->n_gid_mappings, err) < 0)
 		return -1;
 	if (json_get_string(lx, "cgroupsPath", "linux", &s->cgroups_path, err) < 0 ||
 	    json_get_object(lx, "resources", "linux", &res, err) < 0)
@@ -469,6 +502,12 @@ static int parse_tree(yajl_val tree, struct oci_spec *s, struct shim_error *err)
 	if (json_get_object(tree, "annotations", "", &ann, err) < 0 ||
 	    (ann && parse_string_map(ann, "annotations", &s->annotations, err) < 0))
 		return -1;
+	if ((s->n_uid_mappings || s->n_gid_mappings) &&
+	    (!oci_spec_namespace(s, OCI_NS_USER) || oci_spec_namespace(s, OCI_NS_USER)->path))
+		return json_fail(err, "linux.uidMappings", "mappings need a new user namespace in linux.namespaces");
+	if (oci_spec_namespace(s, OCI_NS_USER) && !oci_spec_namespace(s, OCI_NS_USER)->path &&
+	    (!s->n_uid_mappings || !s->n_gid_mappings))
+		return json_fail(err, "linux.uidMappings", "a new user namespace needs uidMappings and gidMappings");
 	if (s->hostname && *s->hostname && !oci_spec_namespace(s, OCI_NS_UTS))
 		return json_fail(err, "hostname", "setting it needs a uts namespace in linux.namespaces");
 	return 0;
@@ -556,5 +595,7 @@ void oci_spec_free(struct oci_spec *s)
 	oci_resources_release(&s->resources);
 	oci_hooks_release(&s->hooks);
 	oci_seccomp_release(&s->seccomp);
+	free(s->uid_mappings);
+	free(s->gid_mappings);
 	free(s);
 }

@@ -72,6 +72,11 @@ enum oci_ns_type {
 	OCI_NS_COUNT
 };
 
+/* linux.uidMappings / gidMappings entries. */
+struct oci_id_mapping {
+	uint32_t container_id, host_id, size;
+};
+
 struct oci_namespace {
 	enum oci_ns_type type;
 	char *path;		/* NULL: create a new one */
@@ -88,6 +93,8 @@ struct oci_spec {
 	size_t n_mounts;
 	struct oci_namespace *namespaces;
 	size_t n_namespaces;
+	struct oci_id_mapping *uid_mappings, *gid_mappings;
+	size_t n_uid_mappings, n_gid_mappings;
 	char **masked_paths;	/* NULL-terminated */
 	char **readonly_paths;	/* NULL-terminated */
 	char *rootfs_propagation;	/* NULL: the default (rslave) */

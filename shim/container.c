@@ -30,6 +30,7 @@
 #include "shim/pidfd.h"
 #include "shim/process.h"
 #include "shim/rootfs.h"
+#include "shim/signals.h"
 #include "shim/store.h"
 #include "shim/sync.h"
 #include "shim/sysctl.h"
@@ -38,9 +39,6 @@
 
 #define DELETE_WAIT_MS 10000
 
-static const int forwarded_signals[] = {
-	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGWINCH,
-};
 
 /* --- the init, in the child --- */
 
@@ -51,7 +49,10 @@ struct init_ctx {
 	struct ns_join *joins;
 	int sync_fd;		/* the init's end */
 	int runtime_sync_fd;	/* the runtime's end: closed in the child */
-	int dir_fd;		/* the state folder, for exec.fifo */
+	int dir_fd;		/* the state folder */
+	int fifo_fd;		/* exec.fifo, O_PATH: reopened by /proc/self/fd, so
+				 * an init that is no longer host root needs no
+				 * access to the state folder */
 	int console_fd;		/* where the pty master goes; -1 without a terminal */
 	unsigned int preserve_fds;
 };
@@ -92,8 +93,49 @@ static int init_before_pivot(void *arg, struct shim_error *err)
 	return init_run_hooks(c, HOOK_CREATE_CONTAINER, "creating", err);
 }
 
+static bool new_user_ns(const struct oci_spec *s)
+{
+	const struct oci_namespace *user = oci_spec_namespace(s, OCI_NS_USER);
+
+	return user && !user->path;
+}
+
+/* In a new user namespace: wait until the runtime has written our ID maps,
+ * then become the namespace's root for the setup. */
+static int init_enter_user_ns(struct init_ctx *c, struct shim_error *err)
+{
+	struct sync_msg msg;
+
+	if (sync_expect(c->sync_fd, SYNC_CONTINUE, &msg, err) < 0)
+		return shim_error_wrap(err, "waiting for the ID maps");
+	c->host_pid = msg.pid;
+	if (setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0)
+		return shim_fail_errno(err, "linux.uidMappings: becoming root of the user namespace "
+				       "(is container ID 0 mapped?)");
+	return 0;
+}
+
+/* As the user namespace's root the init may no longer reach the bundle:
+ * say so rather than fail later on a bare EACCES. */
+static int rootfs_reachable(struct init_ctx *c, struct shim_error *err)
+{
+	uid_t uid = 0;
+	gid_t gid = 0;
+
+	if (!new_user_ns(c->spec) || access(c->rootfs, X_OK) == 0)
+		return 0;
+	ns_root_host_ids(c->spec, &uid, &gid);
+	return shim_fail_errno(err, "root.path: %s is out of reach of the container's root (host "
+			       "uid %u): every folder above it must be searchable by it", c->rootfs,
+			       (unsigned)uid);
+}
+
 static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim_error *err)
 {
+	if (new_user_ns(c->spec) && init_enter_user_ns(c, err) < 0)
+		return -1;
+	if (rootfs_reachable(c, err) < 0)
+		return -1;
 	umask(0);
 	if (ns_enter(c->joins, false, err) < 0)
 		return -1;
@@ -115,8 +157,13 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 /* Blocks until `start` opens the fifo for reading. */
 static int wait_for_start(struct init_ctx *c, struct shim_error *err)
 {
-	_cleanup_close_ int fifo = openat(c->dir_fd, STORE_FIFO, O_WRONLY | O_CLOEXEC);
+	char path[32];
+	_cleanup_close_ int fifo = -1;
 
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", c->fifo_fd);
+	fifo = open(path, O_WRONLY | O_CLOEXEC);
+	if (fifo < 0 && errno == ENOENT)	/* no /proc in the container */
+		fifo = openat(c->dir_fd, STORE_FIFO, O_WRONLY | O_CLOEXEC);
 	if (fifo < 0)
 		return shim_fail_errno(err, "waiting for start: open exec.fifo");
 	if (write(fifo, "0", 1) != 1)
@@ -132,11 +179,7 @@ static int init_main(void *arg)
 	char text[2048];
 
 	c->runtime_sync_fd = safe_close(c->runtime_sync_fd);
-	if (init_setup(c, &plan, &err) < 0) {
-		sync_send(c->sync_fd, SYNC_ERROR, &err);
-		return 1;
-	}
-	if (sync_send(c->sync_fd, SYNC_READY, NULL) < 0)
+	if (sync_report_setup(c->sync_fd, init_setup(c, &plan, &err), &err) < 0)
 		return 1;
 	c->sync_fd = safe_close(c->sync_fd);
 	if (wait_for_start(c, &err) == 0 && init_run_hooks(c, HOOK_START_CONTAINER, "created", &err) == 0)
@@ -198,21 +241,11 @@ static int runtime_hooks(int sync_fd, const struct create_opts *o, const struct 
 	const struct oci_hooks *h = &b->spec->hooks;
 	_cleanup_free_ char *state = NULL;
 	struct sync_msg msg;
-	int r;
 
 	if (!needs_hook_handshake(h))
 		return 0;
-	r = sync_recv(sync_fd, &msg, err);
-	if (r < 0)
+	if (sync_expect(sync_fd, SYNC_HOOKS, &msg, err) < 0)
 		return -1;
-	if (r == 0)
-		return shim_fail(err, 0, "the container's init exited during setup");
-	if (msg.type == SYNC_ERROR) {
-		*err = msg.error;
-		return -1;
-	}
-	if (msg.type != SYNC_HOOKS)
-		return shim_fail(err, EPROTO, "unexpected message %d from the init", msg.type);
 	state = hooks_state_json(b->spec, o->id, pid, "creating", b->path, err);
 	if (!state || hooks_run(h, HOOK_PRESTART, state, err) < 0 ||
 	    hooks_run(h, HOOK_CREATE_RUNTIME, state, err) < 0)
@@ -264,12 +297,28 @@ static int spawn_init(const struct create_opts *o, const struct bundle *b, int d
 	}
 	ctx.runtime_sync_fd = sync[0];
 	ctx.sync_fd = sync[1];
+	ctx.fifo_fd = openat(dir_fd, STORE_FIFO, O_PATH | O_CLOEXEC);
+	if (ctx.fifo_fd < 0) {
+		shim_fail_errno(err, "open %s", STORE_FIFO);
+		safe_close(sync[0]);
+		safe_close(sync[1]);
+		ns_close_joins(&joins);
+		terminal_close_pair(console);
+		return -1;
+	}
 	pid = clone_with_pidfd(ns_clone_flags(b->spec), cgroup_fd, init_main, &ctx, pidfd, err);
 	safe_close(sync[1]);
+	safe_close(ctx.fifo_fd);
 	console[1] = safe_close(console[1]);
 	ns_close_joins(&joins);
 	if (pid > 0) {
-		r = runtime_hooks(sync[0], o, b, pid, err);
+		r = 0;
+		if (new_user_ns(b->spec) && ns_write_id_maps(pid, b->spec, err) < 0)
+			r = -1;
+		else if (new_user_ns(b->spec) && sync_send_continue(sync[0], pid) < 0)
+			r = shim_fail_errno(err, "telling the init its ID maps are written");
+		if (r == 0)
+			r = runtime_hooks(sync[0], o, b, pid, err);
 		if (r == 0)
 			r = sync_await_ready(sync[0], err);
 		if (r == 0)
@@ -284,6 +333,18 @@ static int spawn_init(const struct create_opts *o, const struct bundle *b, int d
 	safe_close(sync[0]);
 	terminal_close_pair(console);
 	return r;
+}
+
+static int fchown_to_ns_root(int dir_fd, const struct oci_spec *s, struct shim_error *err)
+{
+	uid_t uid;
+	gid_t gid;
+
+	if (ns_root_host_ids(s, &uid, &gid) < 0)
+		return shim_fail(err, EINVAL, "linux.uidMappings: container ID 0 is not mapped");
+	if (fchownat(dir_fd, STORE_FIFO, uid, gid, 0) < 0)
+		return shim_fail_errno(err, "chown %s", STORE_FIFO);
+	return 0;
 }
 
 /*
@@ -348,6 +409,9 @@ int container_create(const struct create_opts *o, int *pidfd_out, int *master_ou
 		shim_fail_errno(err, "mkfifo %s/%s/%s", o->root, o->id, STORE_FIFO);
 		goto fail_remove;
 	}
+	/* the init writes it as the user namespace's root */
+	if (new_user_ns(b.spec) && fchown_to_ns_root(dir_fd, b.spec, err) < 0)
+		goto fail_remove;
 	if (make_cgroup(o, b.spec, cgroup_rel, sizeof(cgroup_rel), &cgroup_fd, err) < 0)
 		goto fail_remove;
 	if (spawn_init(o, &b, dir_fd, cgroup_fd, cgroup_rel, &pidfd, master_out, err) < 0) {
@@ -559,9 +623,7 @@ void container_block_forwarded_signals(void)
 {
 	sigset_t set;
 
-	sigemptyset(&set);
-	for (size_t i = 0; i < sizeof(forwarded_signals) / sizeof(forwarded_signals[0]); i++)
-		sigaddset(&set, forwarded_signals[i]);
+	signals_forwarded(&set);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 }
 
@@ -570,9 +632,7 @@ int container_wait(int pidfd, int *status, struct shim_error *err)
 	sigset_t set;
 	_cleanup_close_ int sfd = -1;
 
-	sigemptyset(&set);
-	for (size_t i = 0; i < sizeof(forwarded_signals) / sizeof(forwarded_signals[0]); i++)
-		sigaddset(&set, forwarded_signals[i]);
+	signals_forwarded(&set);
 	sfd = signalfd(-1, &set, SFD_CLOEXEC);
 	if (sfd < 0)
 		return shim_fail_errno(err, "signalfd");

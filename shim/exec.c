@@ -28,7 +28,7 @@ static const struct {
 	const char *name;
 	int flag;
 } ns_kinds[] = {
-	{ "mnt", CLONE_NEWNS }, { "net", CLONE_NEWNET }, { "ipc", CLONE_NEWIPC },
+	{ "user", CLONE_NEWUSER }, { "mnt", CLONE_NEWNS }, { "net", CLONE_NEWNET }, { "ipc", CLONE_NEWIPC },
 	{ "uts", CLONE_NEWUTS }, { "cgroup", CLONE_NEWCGROUP },
 	{ "pid", CLONE_NEWPID }, { "time", 0x00000080 /* CLONE_NEWTIME */ },
 };
@@ -75,6 +75,9 @@ static int child_setup(struct exec_ctx *x, struct process_plan *plan, struct shi
 		return shim_fail_errno(err, "exec: prctl(PR_SET_DUMPABLE)");
 	if (x->ns_flags && setns(x->init_pidfd, x->ns_flags) < 0)
 		return shim_fail_errno(err, "exec: joining the container's namespaces");
+	/* in the container's user namespace, act as its root until set_user */
+	if ((x->ns_flags & CLONE_NEWUSER) && (setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0))
+		return shim_fail_errno(err, "exec: becoming root of the container's user namespace");
 	/* joining the mount namespace moved us to its root: the container's */
 	if (process_prepare(x->o->process, x->o->seccomp, plan, err) < 0)
 		return -1;
@@ -92,11 +95,7 @@ static int exec_child(void *arg)
 	char text[2048];
 
 	x->runtime_sync_fd = safe_close(x->runtime_sync_fd);
-	if (child_setup(x, &plan, &err) < 0) {
-		sync_send(x->sync_fd, SYNC_ERROR, &err);
-		return 127;
-	}
-	if (sync_send(x->sync_fd, SYNC_READY, NULL) < 0)
+	if (sync_report_setup(x->sync_fd, child_setup(x, &plan, &err), &err) < 0)
 		return 127;
 	x->sync_fd = safe_close(x->sync_fd);
 	process_exec(x->o->process, &plan, x->o->preserve_fds, &err);

@@ -2,8 +2,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdio.h>
 
 #include "shim/cleanup.h"
+#include "shim/fsutil.h"
 #include "shim/namespaces.h"
 #include "shim/syscalls.h"
 
@@ -26,11 +28,19 @@ uint64_t ns_clone_flags(const struct oci_spec *spec)
 
 int ns_check_supported(const struct oci_spec *spec, struct shim_error *err)
 {
+	const struct oci_namespace *user;
+
 	if (!oci_spec_namespace(spec, OCI_NS_MOUNT))
 		return shim_fail(err, 0, "linux.namespaces: a mount namespace is required "
 				 "(the rootfs is set up in it)");
-	if (oci_spec_namespace(spec, OCI_NS_USER))
-		return shim_fail(err, ENOTSUP, "linux.namespaces: user namespaces are not supported yet");
+	user = oci_spec_namespace(spec, OCI_NS_USER);
+	if (user && user->path)
+		return shim_fail(err, ENOTSUP, "linux.namespaces: joining a user namespace by path "
+				 "is not supported yet");
+	for (size_t i = 0; user && i < spec->n_namespaces; i++)
+		if (spec->namespaces[i].path)
+			return shim_fail(err, ENOTSUP, "linux.namespaces[%zu]: joining a namespace by path "
+					 "together with a new user namespace is not supported yet", i);
 	return 0;
 }
 
@@ -68,4 +78,54 @@ void ns_close_joins(struct ns_join *j)
 {
 	for (int t = 0; t < OCI_NS_COUNT; t++)
 		j->fd[t] = safe_close(j->fd[t]);
+}
+
+static int write_map(pid_t pid, const char *file, const struct oci_id_mapping *m, size_t n,
+		     const char *field, struct shim_error *err)
+{
+	char path[64], text[4096];
+	size_t used = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int w = snprintf(text + used, sizeof(text) - used, "%u %u %u\n", m[i].container_id,
+				 m[i].host_id, m[i].size);
+
+		if (w < 0 || (size_t)w >= sizeof(text) - used)
+			return shim_fail(err, E2BIG, "linux.%s: too many entries", field);
+		used += (size_t)w;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
+	if (write_text_file(path, text, err) < 0)
+		return shim_error_wrap(err, "linux.%s", field);
+	return 0;
+}
+
+int ns_write_id_maps(pid_t pid, const struct oci_spec *spec, struct shim_error *err)
+{
+	if (write_map(pid, "uid_map", spec->uid_mappings, spec->n_uid_mappings, "uidMappings", err) < 0 ||
+	    write_map(pid, "gid_map", spec->gid_mappings, spec->n_gid_mappings, "gidMappings", err) < 0)
+		return -1;
+	return 0;
+}
+
+static int host_id_of_zero(const struct oci_id_mapping *m, size_t n, uint32_t *out)
+{
+	for (size_t i = 0; i < n; i++)
+		if (m[i].container_id == 0) {
+			*out = m[i].host_id;
+			return 0;
+		}
+	return -1;
+}
+
+int ns_root_host_ids(const struct oci_spec *spec, uid_t *uid, gid_t *gid)
+{
+	uint32_t u, g;
+
+	if (host_id_of_zero(spec->uid_mappings, spec->n_uid_mappings, &u) < 0 ||
+	    host_id_of_zero(spec->gid_mappings, spec->n_gid_mappings, &g) < 0)
+		return -1;
+	*uid = u;
+	*gid = g;
+	return 0;
 }

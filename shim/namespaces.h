@@ -34,4 +34,12 @@ int ns_enter(struct ns_join *j, bool pid_only, struct shim_error *err);
 
 void ns_close_joins(struct ns_join *j);
 
+/* /proc/PID/uid_map and gid_map from linux.uidMappings and gidMappings,
+ * written by the runtime (as root in the parent user namespace) while the
+ * child waits. */
+int ns_write_id_maps(pid_t pid, const struct oci_spec *spec, struct shim_error *err);
+
+/* The host uid and gid that container ID 0 maps to; -1 if unmapped. */
+int ns_root_host_ids(const struct oci_spec *spec, uid_t *uid, gid_t *gid);
+
 #endif

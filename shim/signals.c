@@ -38,3 +38,14 @@ int signal_parse(const char *text)
 			return names[i].sig;
 	return -1;
 }
+
+void signals_forwarded(sigset_t *set)
+{
+	static const int forwarded[] = {
+		SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGWINCH,
+	};
+
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaddset(set, forwarded[i]);
+}

@@ -53,21 +53,35 @@ int sync_recv(int fd, struct sync_msg *msg, struct shim_error *err)
 	return 1;
 }
 
-/* Wait for the init's word: 0 ready, -1 with its error (or its death). */
-int sync_await_ready(int sync_fd, struct shim_error *err)
+int sync_report_setup(int fd, int setup_result, const struct shim_error *err)
 {
-	struct sync_msg msg;
-	int r = sync_recv(sync_fd, &msg, err);
+	if (setup_result < 0) {
+		sync_send(fd, SYNC_ERROR, err);
+		return -1;
+	}
+	return sync_send(fd, SYNC_READY, NULL);
+}
+
+int sync_expect(int sync_fd, enum sync_type want, struct sync_msg *msg, struct shim_error *err)
+{
+	int r = sync_recv(sync_fd, msg, err);
 
 	if (r < 0)
 		return -1;
 	if (r == 0)
 		return shim_fail(err, 0, "the container's init exited during setup");
-	if (msg.type == SYNC_ERROR) {
-		*err = msg.error;
+	if (msg->type == SYNC_ERROR) {
+		*err = msg->error;
 		return -1;
 	}
-	if (msg.type != SYNC_READY)
-		return shim_fail(err, EPROTO, "unexpected message %d from the init", msg.type);
+	if (msg->type != want)
+		return shim_fail(err, EPROTO, "unexpected message %d from the init", msg->type);
 	return 0;
+}
+
+int sync_await_ready(int sync_fd, struct shim_error *err)
+{
+	struct sync_msg msg;
+
+	return sync_expect(sync_fd, SYNC_READY, &msg, err);
 }

@@ -38,8 +38,16 @@ int sync_send(int fd, enum sync_type type, const struct shim_error *error);
 
 int sync_send_continue(int fd, pid_t pid);
 
+/* The child's word once its setup ran: SYNC_ERROR with err when
+ * setup_result < 0 (and -1), else SYNC_READY (0 once sent). */
+int sync_report_setup(int fd, int setup_result, const struct shim_error *err);
+
 /* 1 with *msg filled, 0 on EOF, -1 with err filled. */
 int sync_recv(int fd, struct sync_msg *msg, struct shim_error *err);
+
+/* Wait for a message of type want: 0 with *msg filled; -1 with the
+ * child's error, or saying it died or sent something else. */
+int sync_expect(int fd, enum sync_type want, struct sync_msg *msg, struct shim_error *err);
 
 /* Wait for the child's word: 0 ready, -1 with its error (or its death). */
 int sync_await_ready(int fd, struct shim_error *err);

@@ -14,6 +14,7 @@
 #include "shim/cleanup.h"
 #include "shim/fd.h"
 #include "shim/pidfd.h"
+#include "shim/signals.h"
 #include "shim/terminal.h"
 
 #ifndef TIOCGPTPEER
@@ -160,16 +161,13 @@ static int proxy_loop(int master, int pidfd, int sfd, int *status, struct shim_e
 
 int terminal_proxy(int master, int pidfd, int *status, struct shim_error *err)
 {
-	static const int forwarded[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGWINCH };
 	struct termios saved, raw;
 	bool restore = false;
 	_cleanup_close_ int sfd = -1;
 	sigset_t set;
 	int r;
 
-	sigemptyset(&set);
-	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
-		sigaddset(&set, forwarded[i]);
+	signals_forwarded(&set);
 	sfd = signalfd(-1, &set, SFD_CLOEXEC);
 	if (sfd < 0)
 		return shim_fail_errno(err, "signalfd");

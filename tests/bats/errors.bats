@@ -92,11 +92,6 @@ create_fails_with() {
 	create_fails_with "linux.namespaces: a mount namespace is required"
 }
 
-@test "process.terminal is refused until terminals are supported" {
-	update_config '.process.terminal = true'
-	create_fails_with "process.terminal: terminals are not supported yet"
-}
-
 @test "a second container with the same ID is refused, the first untouched" {
 	update_config '.process.args = ["sleep", "100"]'
 	shim_detached create -b "$BUNDLE" c1
@@ -143,11 +138,6 @@ create_fails_with() {
 @test "an unknown capability is named" {
 	update_config '.process.capabilities.bounding += ["CAP_BOGUS"]'
 	create_fails_with 'process.capabilities.bounding[3]: unknown capability "CAP_BOGUS"'
-}
-
-@test "a seccomp profile is refused rather than ignored" {
-	update_config '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW"}'
-	create_fails_with "linux.seccomp: seccomp is not supported yet"
 }
 
 @test "a sysctl that does not exist is named" {

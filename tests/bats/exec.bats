@@ -4,15 +4,6 @@
 
 load helpers
 
-# with_fds "N..." CMD...: CMD with exactly fds 0-2 and the listed ones open.
-with_fds() {
-	local fds=$1
-	shift
-	run bash -c 'for fd in 3 4 5 6 7 8 9; do eval "exec $fd>&-"; done
-		for fd in $0; do eval "exec $fd</dev/null"; done
-		exec "$@"' "$fds" "$@"
-}
-
 setup() {
 	require_guest
 	setup_bundle sleep 1000
@@ -109,10 +100,7 @@ setup() {
 	assert_output_has "exec: container c1 is stopped"
 }
 
-@test "exec refuses what it does not support and bad flags, naming them" {
-	run shim exec --tty c1 true
-	assert_failure
-	assert_output_has "exec: terminals (--tty, --console-socket, process.terminal) are not supported yet"
+@test "exec refuses bad flags, naming them" {
 	run shim exec --cap CAP_BOGUS c1 true
 	assert_failure
 	assert_output_has 'exec: --cap: unknown capability "CAP_BOGUS"'

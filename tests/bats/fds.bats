@@ -4,16 +4,6 @@
 
 load helpers
 
-# with_fds "N..." CMD...: run CMD with exactly fds 0-2 and the listed ones
-# open (bats keeps fd 3 for itself, so the test must not touch its own).
-with_fds() {
-	local fds=$1
-	shift
-	run bash -c 'for fd in 3 4 5 6 7 8 9; do eval "exec $fd>&-"; done
-		for fd in $0; do eval "exec $fd</dev/null"; done
-		exec "$@"' "$fds" "$@"
-}
-
 setup() {
 	require_guest
 	# sh stays PID 1 (two commands), so /proc/1/fd is the init's table.

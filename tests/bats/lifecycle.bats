@@ -228,7 +228,7 @@ setup() {
 @test "features lists the namespaces it creates" {
 	run "$SHIM_BIN" features
 	assert_success
-	[ "$(jq -r '.linux.namespaces | join(",")' <<< "$output")" = "cgroup,ipc,mount,network,pid,time,uts" ]
+	[ "$(jq -r '.linux.namespaces | join(",")' <<< "$output")" = "cgroup,ipc,mount,network,pid,time,user,uts" ]
 }
 
 @test "--log-format json writes errors as JSON records to --log" {

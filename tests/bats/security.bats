@@ -1,0 +1,116 @@
+#!/usr/bin/env bats
+# linux.seccomp (libseccomp) and linux.personality.
+
+load helpers
+
+setup() {
+	require_guest
+	setup_bundle true
+}
+
+# seccomp_rules JSON-ARRAY [DEFAULT-ACTION]: the profile's syscalls.
+seccomp_rules() {
+	update_config --argjson r "$1" --arg d "${2:-SCMP_ACT_ALLOW}" \
+		'.linux.seccomp = {"defaultAction": $d, "syscalls": $r}'
+}
+
+@test "a denied syscall fails with the profile's errnoRet" {
+	update_config '.process.args = ["sh", "-c", "mkdir /dev/x 2>&1; echo $?"]'
+	seccomp_rules '[{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 38}]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "mkdir: can't create directory '/dev/x': Function not implemented
+1"
+}
+
+@test "argument conditions: kill with signal 9 is denied, signal 0 is not" {
+	update_config '.process.args = ["sh", "-c", "kill -0 $$ && echo zero ok; kill -9 $$ 2>/dev/null || echo nine denied"]'
+	seccomp_rules '[{"names": ["kill"], "action": "SCMP_ACT_ERRNO",
+		"args": [{"index": 1, "value": 9, "op": "SCMP_CMP_EQ"}]}]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "zero ok
+nine denied"
+}
+
+@test "SCMP_ACT_KILL_PROCESS kills the process with SIGSYS" {
+	update_config '.process.args = ["sh", "-c", "uname; echo not reached"]'
+	seccomp_rules '[{"names": ["uname"], "action": "SCMP_ACT_KILL_PROCESS"}]'
+	run shim run -b "$BUNDLE" c1
+	[ "$status" -eq 159 ] || { show_run; false; }
+	[[ "$output" != *"not reached"* ]]
+}
+
+@test "a filter loads without noNewPrivileges and leaves the bit unset" {
+	update_config '.process.noNewPrivileges = false |
+		.process.args = ["sh", "-c", "grep -E \"^(NoNewPrivs|Seccomp):\" /proc/self/status"]'
+	seccomp_rules '[{"names": ["mkdir"], "action": "SCMP_ACT_ERRNO"}]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "NoNewPrivs:	0
+Seccomp:	2"
+}
+
+@test "a profile that forbids close_range and unshare still gets a clean fd table" {
+	update_config '.process.args = ["sh", "-c", "ls /proc/1/fd; true"]'
+	seccomp_rules '[{"names": ["close_range", "unshare"], "action": "SCMP_ACT_ERRNO"}]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "$(printf '0\n1\n2')"
+}
+
+@test "exec'd processes run under the container's filter" {
+	update_config '.process.args = ["sleep", "1000"]'
+	seccomp_rules '[{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 38}]'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	run shim exec c1 sh -c 'mkdir /dev/y 2>&1'
+	assert_output_has "Function not implemented"
+}
+
+@test "syscall names this machine does not know are skipped" {
+	update_config '.process.args = ["sh", "-c", "echo fine"]'
+	seccomp_rules '[{"names": ["no_such_syscall_at_all"], "action": "SCMP_ACT_ERRNO"}]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output fine
+}
+
+@test "a bad profile fails create naming the JSON path and leaves nothing" {
+	seccomp_rules '[{"names": ["read"], "action": "SCMP_ACT_BOGUS"}]'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has 'linux.seccomp.syscalls[0]: action: unknown action "SCMP_ACT_BOGUS"'
+	assert_nothing_left
+}
+
+@test "an architecture libseccomp does not know fails create naming it" {
+	update_config '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW", "architectures": ["SCMP_ARCH_VAX"]}'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has 'linux.seccomp.architectures: libseccomp does not know "vax"'
+	assert_nothing_left
+}
+
+@test "seccomp agents (SCMP_ACT_NOTIFY) are refused rather than ignored" {
+	seccomp_rules '[{"names": ["mkdir"], "action": "SCMP_ACT_NOTIFY"}]'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "linux.seccomp.syscalls[0].action: SCMP_ACT_NOTIFY (a seccomp agent) is not supported yet"
+	assert_nothing_left
+}
+
+@test "linux.personality LINUX32 makes uname report a 32-bit machine" {
+	update_config '.process.args = ["uname", "-m"] | .linux.personality = {"domain": "LINUX32"}'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output i686
+}
+
+@test "an unknown personality domain is named" {
+	update_config '.linux.personality = {"domain": "SVR4"}'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has 'linux.personality.domain: must be "LINUX" or "LINUX32"'
+	assert_nothing_left
+}

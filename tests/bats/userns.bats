@@ -1,0 +1,90 @@
+#!/usr/bin/env bats
+# A new user namespace: the runtime writes the ID maps while the init
+# waits; the init then acts as the namespace's root.
+
+load helpers
+
+setup() {
+	require_guest
+	setup_bundle sh -c 'echo $(id -u) $(cat /proc/self/uid_map)'
+	MAP='[{"containerID": 0, "hostID": 100000, "size": 65536}]'
+	# the container's root (host uid 100000) must reach the rootfs, as with
+	# runc: bats makes its folders 0700
+	local d=$BUNDLE
+	while [ "$d" != / ]; do chmod a+x "$d"; d=$(dirname "$d"); done
+}
+
+with_user_ns() {
+	update_config --argjson m "$MAP" '.linux.namespaces += [{"type": "user"}] |
+		.linux.uidMappings = $m | .linux.gidMappings = $m'
+}
+
+@test "the container's root is the host ID the mapping gives" {
+	with_user_ns
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "0 0 100000 65536"
+	assert_nothing_left
+}
+
+@test "the host sees the init as the mapped uid and gid" {
+	with_user_ns
+	update_config '.process.args = ["sleep", "1000"]'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	pid=$(shim state c1 | jq .pid)
+	[ "$(awk '/^Uid:/ {print $2}' /proc/"$pid"/status)" = 100000 ]
+	[ "$(awk '/^Gid:/ {print $2}' /proc/"$pid"/status)" = 100000 ]
+	[ "$(readlink /proc/"$pid"/ns/user)" != "$(readlink /proc/self/ns/user)" ]
+}
+
+@test "exec joins the container's user namespace" {
+	with_user_ns
+	update_config '.process.args = ["sleep", "1000"]'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	run shim exec c1 sh -c 'echo $(id -u) $(cat /proc/self/uid_map)'
+	assert_success
+	assert_output "0 0 100000 65536"
+}
+
+@test "a mapping that leaves container ID 0 out is refused and leaves nothing" {
+	MAP='[{"containerID": 1000, "hostID": 100000, "size": 10}]'
+	with_user_ns
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "linux.uidMappings: container ID 0 is not mapped"
+	assert_nothing_left
+}
+
+@test "mappings without a new user namespace, and a user namespace without them, are refused" {
+	update_config --argjson m "$MAP" '.linux.uidMappings = $m | .linux.gidMappings = $m'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "linux.uidMappings: mappings need a new user namespace in linux.namespaces"
+	setup_bundle true
+	update_config '.linux.namespaces += [{"type": "user"}]'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "linux.uidMappings: a new user namespace needs uidMappings and gidMappings"
+	assert_nothing_left
+}
+
+@test "joining a user namespace by path is refused rather than half done" {
+	update_config '.linux.namespaces += [{"type": "user", "path": "/proc/1/ns/user"}]'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "linux.namespaces: joining a user namespace by path is not supported yet"
+	assert_nothing_left
+}
+
+@test "a rootfs the container's root cannot reach is named" {
+	with_user_ns
+	mkdir -m 0700 "$BATS_TEST_TMPDIR/private"
+	mv "$BUNDLE" "$BATS_TEST_TMPDIR/private/"
+	BUNDLE=$BATS_TEST_TMPDIR/private/bundle
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "root.path: $BUNDLE/rootfs is out of reach of the container's root (host uid 100000)"
+	assert_nothing_left
+}
