@@ -270,6 +270,37 @@ static int parse_process(yajl_val proc, struct oci_process *p, struct shim_error
 	return parse_oom_score_adj(json_member(proc, "oomScoreAdj"), p, err);
 }
 
+static int parse_mappings(yajl_val obj, const char *key, const char *path,
+			  struct oci_id_mapping **out, size_t *n, struct shim_error *err)
+{
+	yajl_val arr = NULL;
+
+	if (json_get_array(obj, key, path, &arr, err) < 0)
+		return -1;
+	if (!arr || !arr->u.array.len)
+		return 0;
+	*out = calloc(arr->u.array.len, sizeof(**out));
+	if (!*out)
+		return shim_fail(err, ENOMEM, "%s.%s", path, key);
+	for (size_t i = 0; i < arr->u.array.len; i++) {
+		yajl_val m = arr->u.array.values[i];
+		uint64_t c = 0, h = 0, size = 0;
+		char where[96];
+		int r1, r2, r3;
+
+		snprintf(where, sizeof(where), "%s.%s[%zu]", path, key, i);
+		if ((r1 = json_get_u64(m, "containerID", where, UINT32_MAX, &c, err)) < 0 ||
+		    (r2 = json_get_u64(m, "hostID", where, UINT32_MAX, &h, err)) < 0 ||
+		    (r3 = json_get_u64(m, "size", where, UINT32_MAX, &size, err)) < 0)
+			return -1;
+		if (r1 || r2 || r3 || size == 0)
+			return json_fail(err, where, "needs containerID, hostID and a size above 0");
+		(*out)[i] = (struct oci_id_mapping){ (uint32_t)c, (uint32_t)h, (uint32_t)size };
+		(*n)++;
+	}
+	return 0;
+}
+
 static int parse_mounts(yajl_val arr, struct oci_spec *s, struct shim_error *err)
 {
 	s->mounts = calloc(arr->u.array.len + 1, sizeof(*s->mounts));
@@ -294,7 +325,9 @@ static int parse_mounts(yajl_val arr, struct oci_spec *s, struct shim_error *err
 			return -1;
 		if (json_get_string(m, "type", where, &out->type, err) < 0 ||
 		    json_get_string(m, "source", where, &out->source, err) < 0 ||
-		    json_get_strv(m, "options", where, &out->options, err) < 0)
+		    json_get_strv(m, "options", where, &out->options, err) < 0 ||
+		    parse_mappings(m, "uidMappings", where, &out->uid_mappings, &out->n_uid_mappings, err) < 0 ||
+		    parse_mappings(m, "gidMappings", where, &out->gid_mappings, &out->n_gid_mappings, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -375,37 +408,6 @@ static int parse_personality(yajl_val lx, struct oci_spec *s, struct shim_error 
 	return 0;
 }
 
-static int parse_mappings(yajl_val lx, const char *key, struct oci_id_mapping **out, size_t *n,
-			  struct shim_error *err)
-{
-	yajl_val arr = NULL;
-
-	if (json_get_array(lx, key, "linux", &arr, err) < 0)
-		return -1;
-	if (!arr || !arr->u.array.len)
-		return 0;
-	*out = calloc(arr->u.array.len, sizeof(**out));
-	if (!*out)
-		return shim_fail(err, ENOMEM, "linux.%s", key);
-	for (size_t i = 0; i < arr->u.array.len; i++) {
-		yajl_val m = arr->u.array.values[i];
-		uint64_t c = 0, h = 0, size = 0;
-		char where[64];
-		int r1, r2, r3;
-
-		snprintf(where, sizeof(where), "linux.%s[%zu]", key, i);
-		if ((r1 = json_get_u64(m, "containerID", where, UINT32_MAX, &c, err)) < 0 ||
-		    (r2 = json_get_u64(m, "hostID", where, UINT32_MAX, &h, err)) < 0 ||
-		    (r3 = json_get_u64(m, "size", where, UINT32_MAX, &size, err)) < 0)
-			return -1;
-		if (r1 || r2 || r3 || size == 0)
-			return json_fail(err, where, "needs containerID, hostID and a size above 0");
-		(*out)[i] = (struct oci_id_mapping){ (uint32_t)c, (uint32_t)h, (uint32_t)size };
-		(*n)++;
-	}
-	return 0;
-}
-
 static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 {
 	yajl_val namespaces = NULL, sysctl = NULL, res = NULL, seccomp = NULL;
@@ -424,8 +426,8 @@ static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 		if (!*s->sysctl[i] || strchr(s->sysctl[i], '/') || strstr(s->sysctl[i], ".."))
 			return json_fail(err, "linux.sysctl", "\"%s\" is not a sysctl name", s->sysctl[i]);
 	if (parse_personality(lx, s, err) < 0 ||
-	    parse_mappings(lx, "uidMappings", &s->uid_mappings, &s->n_uid_mappings, err) < 0 ||
-	    parse_mappings(lx, "gidMappings", &s->gid_mappings, &s->n_gid_mappings, err) < 0)
+	    parse_mappings(lx, "uidMappings", "linux", &s->uid_mappings, &s->n_uid_mappings, err) < 0 ||
+	    parse_mappings(lx, "gidMappings", "linux", &s->gid_mappings, &s->n_gid_mappings, err) < 0)
 		return -1;
 	if (json_get_string(lx, "cgroupsPath", "linux", &s->cgroups_path, err) < 0 ||
 	    json_get_object(lx, "resources", "linux", &res, err) < 0)
@@ -581,6 +583,8 @@ void oci_spec_free(struct oci_spec *s)
 		free(s->mounts[i].type);
 		free(s->mounts[i].source);
 		strv_free(s->mounts[i].options);
+		free(s->mounts[i].uid_mappings);
+		free(s->mounts[i].gid_mappings);
 	}
 	free(s->mounts);
 	for (size_t i = 0; i < s->n_namespaces; i++)

@@ -53,11 +53,18 @@ struct oci_process {
 	struct oci_capabilities caps;
 };
 
+/* linux.uidMappings / gidMappings entries. */
+struct oci_id_mapping {
+	uint32_t container_id, host_id, size;
+};
+
 struct oci_mount {
 	char *destination;	/* absolute */
 	char *type;		/* NULL: bind */
 	char *source;
 	char **options;		/* NULL-terminated */
+	struct oci_id_mapping *uid_mappings, *gid_mappings;	/* for "idmap" */
+	size_t n_uid_mappings, n_gid_mappings;
 };
 
 enum oci_ns_type {
@@ -70,11 +77,6 @@ enum oci_ns_type {
 	OCI_NS_CGROUP,
 	OCI_NS_TIME,
 	OCI_NS_COUNT
-};
-
-/* linux.uidMappings / gidMappings entries. */
-struct oci_id_mapping {
-	uint32_t container_id, host_id, size;
 };
 
 struct oci_namespace {

@@ -25,6 +25,7 @@
 #include "shim/container.h"
 #include "shim/fd.h"
 #include "shim/hooks.h"
+#include "shim/idmap.h"
 #include "shim/log.h"
 #include "shim/namespaces.h"
 #include "shim/pidfd.h"
@@ -54,6 +55,7 @@ struct init_ctx {
 				 * an init that is no longer host root needs no
 				 * access to the state folder */
 	int console_fd;		/* where the pty master goes; -1 without a terminal */
+	const int *idmapped;	/* per mount: the runtime's idmapped copy, or NULL */
 	unsigned int preserve_fds;
 };
 
@@ -144,7 +146,7 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 		return shim_fail_errno(err, "hostname: sethostname");
 	if (c->spec->has_personality && personality(c->spec->personality) < 0)
 		return shim_fail_errno(err, "linux.personality: personality");
-	if (rootfs_setup(c->spec, c->rootfs, c->bundle, init_before_pivot, c, err) < 0 ||
+	if (rootfs_setup(c->spec, c->rootfs, c->bundle, c->idmapped, init_before_pivot, c, err) < 0 ||
 	    sysctl_apply(c->spec->sysctl, err) < 0 ||
 	    process_prepare(&c->spec->process, &c->spec->seccomp, plan, err) < 0)
 		return -1;
@@ -270,68 +272,70 @@ static int check_supported(const struct create_opts *o, const struct bundle *b,
 	return fd_check_preserved(o->preserve_fds, err);
 }
 
+/* The runtime's side of the init's setup, from its ID maps to its pty. */
+static int after_clone(int sync_fd, int console_fd, const struct create_opts *o,
+		       const struct bundle *b, int dir_fd, const char *cgroup_rel, pid_t pid,
+		       int *master, struct shim_error *err)
+{
+	if (new_user_ns(b->spec)) {
+		if (ns_write_id_maps(pid, b->spec, err) < 0)
+			return -1;
+		if (sync_send_continue(sync_fd, pid) < 0)
+			return shim_fail_errno(err, "telling the init its ID maps are written");
+	}
+	if (runtime_hooks(sync_fd, o, b, pid, err) < 0 || sync_await_ready(sync_fd, err) < 0 ||
+	    record_state(dir_fd, o, b, cgroup_rel, pid, err) < 0)
+		return -1;
+	if (console_fd >= 0 && master && (*master = fd_recv(console_fd, err)) < 0)
+		return shim_error_wrap(err, "process.terminal: the pty master");
+	return 0;
+}
+
 static int spawn_init(const struct create_opts *o, const struct bundle *b, int dir_fd,
 		      int cgroup_fd, const char *cgroup_rel, int *pidfd, int *master,
 		      struct shim_error *err)
 {
 	struct ns_join joins;
-	int sync[2], console[2];
+	int sync[2] = { -1, -1 }, console[2] = { -1, -1 }, *idmapped = NULL;
 	struct init_ctx ctx = {
 		.spec = b->spec, .id = o->id, .rootfs = b->rootfs, .bundle = b->path,
 		.joins = &joins, .dir_fd = dir_fd, .preserve_fds = o->preserve_fds,
 	};
-	pid_t pid;
+	pid_t pid = -1;
 	int r = -1;
 
-	if (terminal_socket(b->spec->process.terminal, o->console_socket, console, err) < 0)
+	if (ns_open_joins(b->spec, &joins, err) < 0)
 		return -1;
-	ctx.console_fd = console[1];
-	if (ns_open_joins(b->spec, &joins, err) < 0) {
-		terminal_close_pair(console);
-		return -1;
-	}
-	if (ns_enter(&joins, true, err) < 0 || sync_pair(sync, err) < 0) {
-		ns_close_joins(&joins);
-		terminal_close_pair(console);
-		return -1;
-	}
-	ctx.runtime_sync_fd = sync[0];
-	ctx.sync_fd = sync[1];
+	if (terminal_socket(b->spec->process.terminal, o->console_socket, console, err) < 0 ||
+	    ns_enter(&joins, true, err) < 0 || sync_pair(sync, err) < 0 ||
+	    idmap_prepare(b->spec, b->path, &idmapped, err) < 0)
+		goto out;
 	ctx.fifo_fd = openat(dir_fd, STORE_FIFO, O_PATH | O_CLOEXEC);
 	if (ctx.fifo_fd < 0) {
 		shim_fail_errno(err, "open %s", STORE_FIFO);
-		safe_close(sync[0]);
-		safe_close(sync[1]);
-		ns_close_joins(&joins);
-		terminal_close_pair(console);
-		return -1;
+		goto out;
 	}
+	ctx.runtime_sync_fd = sync[0];
+	ctx.sync_fd = sync[1];
+	ctx.console_fd = console[1];
+	ctx.idmapped = idmapped;
 	pid = clone_with_pidfd(ns_clone_flags(b->spec), cgroup_fd, init_main, &ctx, pidfd, err);
-	safe_close(sync[1]);
 	safe_close(ctx.fifo_fd);
+	/* the init's ends: the runtime must not keep them open */
+	sync[1] = safe_close(sync[1]);
 	console[1] = safe_close(console[1]);
-	ns_close_joins(&joins);
 	if (pid > 0) {
-		r = 0;
-		if (new_user_ns(b->spec) && ns_write_id_maps(pid, b->spec, err) < 0)
-			r = -1;
-		else if (new_user_ns(b->spec) && sync_send_continue(sync[0], pid) < 0)
-			r = shim_fail_errno(err, "telling the init its ID maps are written");
-		if (r == 0)
-			r = runtime_hooks(sync[0], o, b, pid, err);
-		if (r == 0)
-			r = sync_await_ready(sync[0], err);
-		if (r == 0)
-			r = record_state(dir_fd, o, b, cgroup_rel, pid, err);
-		if (r == 0 && console[0] >= 0 && master && (*master = fd_recv(console[0], err)) < 0)
-			r = shim_error_wrap(err, "process.terminal: the pty master");
+		r = after_clone(sync[0], console[0], o, b, dir_fd, cgroup_rel, pid, master, err);
 		if (r < 0) {
 			pidfd_kill_and_reap(*pidfd);
 			*pidfd = safe_close(*pidfd);
 		}
 	}
-	safe_close(sync[0]);
-	terminal_close_pair(console);
+out:
+	idmap_release(idmapped, b->spec->n_mounts);
+	ns_close_joins(&joins);
+	fd_close_pair(sync);
+	fd_close_pair(console);
 	return r;
 }
 

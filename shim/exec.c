@@ -119,7 +119,7 @@ static int spawn(struct container *c, const struct exec_opts *o, int *pidfd, int
 	if (terminal_socket(o->process->terminal, o->console_socket, console, err) < 0)
 		return -1;
 	if (sync_pair(sync, err) < 0) {
-		terminal_close_pair(console);
+		fd_close_pair(console);
 		return -1;
 	}
 	x.runtime_sync_fd = sync[0];
@@ -143,7 +143,7 @@ static int spawn(struct container *c, const struct exec_opts *o, int *pidfd, int
 		}
 	}
 	safe_close(sync[0]);
-	terminal_close_pair(console);
+	fd_close_pair(console);
 	return r;
 }
 

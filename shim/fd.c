@@ -8,6 +8,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "shim/cleanup.h"
 #include "shim/fd.h"
 #include "shim/syscalls.h"
 
@@ -118,4 +119,10 @@ int fd_connect_unix(const char *path, const char *what, struct shim_error *err)
 		return -1;
 	}
 	return s;
+}
+
+void fd_close_pair(int fds[2])
+{
+	fds[0] = safe_close(fds[0]);
+	fds[1] = safe_close(fds[1]);
 }

@@ -18,6 +18,9 @@ int fd_check_preserved(unsigned int n, struct shim_error *err);
 /* Clear FD_CLOEXEC on 3 .. 3+N-1 so they survive exec. */
 int fd_pass_preserved(unsigned int n, struct shim_error *err);
 
+/* Close both fds of a pair (either may be -1) and set them to -1. */
+void fd_close_pair(int fds[2]);
+
 /* One fd over a unix socket (SCM_RIGHTS), and back (received cloexec). */
 int fd_send(int sock, int fd, struct shim_error *err);
 int fd_recv(int sock, struct shim_error *err);

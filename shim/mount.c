@@ -116,6 +116,13 @@ int mount_set_propagation(int dfd, const char *path, uint64_t propagation,
 	return setattr(dfd, path, &attr, recursive, err);
 }
 
+int mount_set_idmap(int mnt_fd, int userns_fd, bool recursive, struct shim_error *err)
+{
+	struct shim_mount_attr attr = { .attr_set = MOUNT_ATTR_IDMAP, .userns_fd = (uint64_t)userns_fd };
+
+	return setattr(mnt_fd, "", &attr, recursive, err);
+}
+
 int mount_attach(int mnt_fd, int dfd, const char *path, struct shim_error *err)
 {
 	unsigned int flags = MOVE_MOUNT_F_EMPTY_PATH | (*path ? 0 : MOVE_MOUNT_T_EMPTY_PATH);

@@ -30,6 +30,9 @@ int mount_set_attrs(int dfd, const char *path, uint64_t set, uint64_t clr,
 int mount_set_propagation(int dfd, const char *path, uint64_t propagation,
 			  bool recursive, struct shim_error *err);
 
+/* Make a detached mount idmapped (5.12) by the user namespace userns_fd. */
+int mount_set_idmap(int mnt_fd, int userns_fd, bool recursive, struct shim_error *err);
+
 /* Attach a detached mount on dfd/path ("" with dfd: on dfd itself). */
 int mount_attach(int mnt_fd, int dfd, const char *path, struct shim_error *err);
 

@@ -5,7 +5,7 @@
 #include "shim/mount_options.h"
 #include "shim/syscalls.h"
 
-enum opt_kind { ATTR_SET, ATTR_CLR, ATIME, PROPAGATION, BIND, IGNORED, UNSUPPORTED };
+enum opt_kind { ATTR_SET, ATTR_CLR, ATIME, PROPAGATION, BIND, IDMAP, IGNORED, UNSUPPORTED };
 
 static const struct {
 	const char *name;
@@ -34,8 +34,8 @@ static const struct {
 	{ "user", IGNORED, 0, 0 },     { "nouser", IGNORED, 0, 0 }, { "nomand", IGNORED, 0, 0 },
 	{ "norelatime", IGNORED, 0, 0 }, { "nostrictatime", IGNORED, 0, 0 },
 	{ "nolazytime", IGNORED, 0, 0 }, { "loud", IGNORED, 0, 0 },
-	{ "tmpcopyup", UNSUPPORTED, 0, 0 }, { "idmap", UNSUPPORTED, 0, 0 },
-	{ "ridmap", UNSUPPORTED, 0, 0 },    { "remount", UNSUPPORTED, 0, 0 },
+	{ "idmap", IDMAP, 0, 0 },           { "ridmap", IDMAP, 0, 1 },
+	{ "tmpcopyup", UNSUPPORTED, 0, 0 }, { "remount", UNSUPPORTED, 0, 0 },
 };
 
 int mount_opts_parse(char *const *options, struct mount_opts *o, struct shim_error *err)
@@ -74,6 +74,10 @@ int mount_opts_parse(char *const *options, struct mount_opts *o, struct shim_err
 		case BIND:
 			o->bind = true;
 			o->rbind = o->rbind || table[k].recursive;
+			break;
+		case IDMAP:
+			o->idmap = true;
+			o->idmap_recursive = table[k].recursive;
 			break;
 		case IGNORED:
 			break;

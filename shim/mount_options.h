@@ -18,6 +18,7 @@ struct mount_opts {
 	uint64_t propagation;		/* MS_PRIVATE, MS_SLAVE, ... or 0 */
 	bool propagation_recursive;
 	bool bind, rbind;
+	bool idmap, idmap_recursive;	/* "idmap", "ridmap" */
 	const char *fs_params[64];	/* borrowed from the options array */
 	unsigned int n_fs_params;
 };

@@ -99,8 +99,9 @@ static int bind_source(const struct oci_mount *m, const char *bundle, char *buf,
 	return 0;
 }
 
+/* prepared: an idmapped copy the runtime made (shim/idmap.h), or -1. */
 static int mount_bind(int root_fd, const struct oci_mount *m, const struct mount_opts *o,
-		      const char *bundle, struct shim_error *err)
+		      const char *bundle, int prepared, struct shim_error *err)
 {
 	_cleanup_close_ int tree = -1, target = -1;
 	char source[PATH_MAX];
@@ -108,9 +109,15 @@ static int mount_bind(int root_fd, const struct oci_mount *m, const struct mount
 
 	if (bind_source(m, bundle, source, sizeof(source)) < 0)
 		return shim_fail(err, 0, "source: missing for a bind mount");
-	if (stat(source, &st) < 0)
-		return shim_fail_errno(err, "source %s", source);
-	tree = mount_clone_tree(AT_FDCWD, source, o->rbind, err);
+	if (prepared >= 0) {
+		tree = fcntl(prepared, F_DUPFD_CLOEXEC, 0);
+		if (tree < 0 || fstat(tree, &st) < 0)
+			return shim_fail_errno(err, "source %s (idmapped)", source);
+	} else {
+		if (stat(source, &st) < 0)
+			return shim_fail_errno(err, "source %s", source);
+		tree = mount_clone_tree(AT_FDCWD, source, o->rbind, err);
+	}
 	if (tree < 0)
 		return -1;
 	if (mount_set_attrs(tree, "", o->attr_set, o->attr_clr, o->rbind, err) < 0)
@@ -146,7 +153,7 @@ static int mount_fs(int root_fd, const struct oci_mount *m, const struct mount_o
 	return mount_attach(mnt, target, "", err);
 }
 
-static int mount_one(int root_fd, const struct oci_mount *m, const char *bundle,
+static int mount_one(int root_fd, const struct oci_mount *m, const char *bundle, int prepared,
 		     struct shim_error *err)
 {
 	struct mount_opts o;
@@ -157,7 +164,9 @@ static int mount_one(int root_fd, const struct oci_mount *m, const char *bundle,
 	bind = o.bind || (m->type && strcmp(m->type, "bind") == 0);
 	if (!bind && (!m->type || !*m->type))
 		return shim_fail(err, 0, "type: missing (and no bind option)");
-	if ((bind ? mount_bind(root_fd, m, &o, bundle, err) : mount_fs(root_fd, m, &o, err)) < 0)
+	if (o.idmap && !bind)
+		return shim_fail(err, EINVAL, "idmap: only a bind mount can be idmapped");
+	if ((bind ? mount_bind(root_fd, m, &o, bundle, prepared, err) : mount_fs(root_fd, m, &o, err)) < 0)
 		return -1;
 	if (o.propagation) {
 		_cleanup_close_ int target = rootfs_open(root_fd, m->destination, O_PATH, err);
@@ -287,7 +296,7 @@ static int final_propagation(const char *name, struct shim_error *err)
 }
 
 int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bundle,
-		 rootfs_hook_fn before_pivot, void *arg, struct shim_error *err)
+		 const int *idmapped, rootfs_hook_fn before_pivot, void *arg, struct shim_error *err)
 {
 	_cleanup_close_ int self = -1, root_fd = -1;
 
@@ -300,7 +309,7 @@ int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bu
 	if (root_fd < 0)
 		return shim_fail_errno(err, "root.path: %s", rootfs);
 	for (size_t i = 0; i < spec->n_mounts; i++)
-		if (mount_one(root_fd, &spec->mounts[i], bundle, err) < 0)
+		if (mount_one(root_fd, &spec->mounts[i], bundle, idmapped ? idmapped[i] : -1, err) < 0)
 			return shim_error_wrap(err, "mounts[%zu] (%s)", i, spec->mounts[i].destination);
 	if (config_mounts_fresh_dev(spec) && dev_setup(root_fd, err) < 0)
 		return shim_error_wrap(err, "/dev");

@@ -22,10 +22,11 @@
 
 typedef int (*rootfs_hook_fn)(void *arg, struct shim_error *err);
 
-/* rootfs and bundle are absolute host paths; before_pivot (may be NULL)
- * runs between steps 4 and 5. */
+/* rootfs and bundle are absolute host paths; idmapped (may be NULL) holds
+ * the runtime's idmapped copies per mount (shim/idmap.h); before_pivot
+ * (may be NULL) runs between steps 4 and 5. */
 int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bundle,
-		 rootfs_hook_fn before_pivot, void *arg, struct shim_error *err);
+		 const int *idmapped, rootfs_hook_fn before_pivot, void *arg, struct shim_error *err);
 
 /* Step 6, after sysctls (written through /proc/sys, which readonlyPaths
  * usually covers) and process_prepare() (which may create the cwd). */

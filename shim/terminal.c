@@ -35,12 +35,6 @@ int terminal_socket(bool terminal, const char *console_socket, int fds[2], struc
 	return 0;
 }
 
-void terminal_close_pair(int fds[2])
-{
-	fds[0] = safe_close(fds[0]);
-	fds[1] = safe_close(fds[1]);
-}
-
 /* The slave of master: TIOCGPTPEER (4.13) needs no path; else ptsname. */
 static int open_slave(int master, struct shim_error *err)
 {

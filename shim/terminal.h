@@ -23,7 +23,6 @@
  * without a console socket (foreground), the runtime's. Both -1 when
  * terminal is false. */
 int terminal_socket(bool terminal, const char *console_socket, int fds[2], struct shim_error *err);
-void terminal_close_pair(int fds[2]);
 
 /* In the init: the pty, as described above. */
 int terminal_setup(int sock, const struct oci_process *p, struct shim_error *err);

@@ -13,9 +13,9 @@ static const char features[] =
 	"            \"poststart\", \"poststop\"],\n"
 	"  \"mountOptions\": [\n"
 	"    \"async\", \"bind\", \"defaults\", \"dev\", \"diratime\", \"dirsync\",\n"
-	"    \"exec\", \"lazytime\", \"mand\", \"noatime\", \"nodev\", \"nodiratime\", \"noexec\",\n"
+	"    \"exec\", \"idmap\", \"lazytime\", \"mand\", \"noatime\", \"nodev\", \"nodiratime\", \"noexec\",\n"
 	"    \"nosuid\", \"private\", \"rbind\", \"relatime\", \"ro\", \"rprivate\", \"rshared\",\n"
-	"    \"rslave\", \"runbindable\", \"rw\", \"shared\", \"slave\", \"strictatime\", \"suid\",\n"
+	"    \"ridmap\", \"rslave\", \"runbindable\", \"rw\", \"shared\", \"slave\", \"strictatime\", \"suid\",\n"
 	"    \"sync\", \"unbindable\"\n"
 	"  ],\n"
 	"  \"linux\": {\n"
@@ -26,7 +26,7 @@ static const char features[] =
 	"    \"apparmor\": { \"enabled\": false },\n"
 	"    \"selinux\": { \"enabled\": false },\n"
 	"    \"intelRdt\": { \"enabled\": false },\n"
-	"    \"mountExtensions\": { \"idmap\": { \"enabled\": false } }\n"
+	"    \"mountExtensions\": { \"idmap\": { \"enabled\": true } }\n"
 	"  }\n"
 	"}\n";
 

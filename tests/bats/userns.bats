@@ -88,3 +88,58 @@ with_user_ns() {
 	assert_output_has "root.path: $BUNDLE/rootfs is out of reach of the container's root (host uid 100000)"
 	assert_nothing_left
 }
+
+# An ext4 image on a loop device: 6.1's tmpfs and overlayfs cannot be idmapped.
+make_ext4() {
+	IMG_DIR=$BATS_TEST_TMPDIR/ext4
+	truncate -s 8M "$BATS_TEST_TMPDIR/fs.img"
+	mkfs.ext4 -q "$BATS_TEST_TMPDIR/fs.img"
+	mkdir "$IMG_DIR"
+	mount -o loop "$BATS_TEST_TMPDIR/fs.img" "$IMG_DIR"
+	echo data > "$IMG_DIR/f"
+	chmod 755 "$IMG_DIR"
+}
+
+idmapped_mount() {
+	update_config --arg s "$IMG_DIR" --argjson m "$MAP" --arg o "${1:-idmap}" \
+		'.mounts += [{"destination": "/root", "type": "bind", "source": $s,
+		"options": ["rbind", $o], "uidMappings": $m, "gidMappings": $m}]'
+}
+
+@test "an idmapped mount shows the filesystem's owners as the container's" {
+	make_ext4
+	setup_bundle sh -c 'stat -c "%u %g" /root/f; echo new > /root/g'
+	with_user_ns
+	idmapped_mount
+	run shim run -b "$BUNDLE" c1
+	umount "$IMG_DIR"
+	assert_success
+	assert_output "0 0"
+}
+
+@test "what the container's root writes through an idmapped mount is owned by root on disk" {
+	make_ext4
+	setup_bundle sh -c 'echo new > /root/g'
+	with_user_ns
+	idmapped_mount ridmap
+	run shim run -b "$BUNDLE" c1
+	owner=$(stat -c "%u %g" "$IMG_DIR/g")
+	umount "$IMG_DIR"
+	assert_success
+	[ "$owner" = "0 0" ]
+}
+
+@test "idmap without mappings on the mount, or on a non-bind mount, is refused" {
+	update_config '.mounts += [{"destination": "/root", "type": "bind", "source": "/tmp",
+		"options": ["rbind", "idmap"]}]'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "mounts[7] (/root): idmap needs uidMappings and gidMappings on the mount"
+	setup_bundle true
+	update_config --argjson m "$MAP" '.mounts += [{"destination": "/root", "type": "tmpfs",
+		"source": "tmpfs", "options": ["idmap"], "uidMappings": $m, "gidMappings": $m}]'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "mounts[7] (/root): idmap: only a bind mount can be idmapped"
+	assert_nothing_left
+}
