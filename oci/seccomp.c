@@ -59,9 +59,6 @@ static int parse_action(yajl_val obj, const char *key, const char *ret_key, cons
 		return -1;
 	}
 	free(name);
-	if (k == ACT_NOTIFY)
-		return shim_fail(err, ENOTSUP, "%s.%s: SCMP_ACT_NOTIFY (a seccomp agent) is not "
-				 "supported yet", where, key);
 	if (k == ACT_TRACE)
 		ret = 0;
 	if (json_get_u64(obj, ret_key, where, UINT16_MAX, &ret, err) < 0)
@@ -166,15 +163,29 @@ static int parse_flags(yajl_val obj, struct oci_seccomp *s, struct shim_error *e
 	return 0;
 }
 
+bool oci_seccomp_uses_notify(const struct oci_seccomp *s)
+{
+	if (s->default_action.kind == ACT_NOTIFY)
+		return true;
+	for (size_t i = 0; i < s->n_rules; i++)
+		if (s->rules[i].action.kind == ACT_NOTIFY)
+			return true;
+	return false;
+}
+
 int oci_seccomp_parse(yajl_val obj, struct oci_seccomp *s, struct shim_error *err)
 {
 	yajl_val rules = NULL;
 
 	memset(s, 0, sizeof(*s));
 	s->present = true;
-	if (json_member(obj, "listenerPath"))
-		return shim_fail(err, ENOTSUP, "linux.seccomp.listenerPath: seccomp agents are not "
-				 "supported yet");
+	if (json_get_string(obj, "listenerPath", "linux.seccomp", &s->listener_path, err) < 0 ||
+	    json_get_string(obj, "listenerMetadata", "linux.seccomp", &s->listener_metadata, err) < 0)
+		goto fail;
+	if (s->listener_path && s->listener_path[0] != '/') {
+		json_fail(err, "linux.seccomp.listenerPath", "must be an absolute path");
+		goto fail;
+	}
 	if (parse_action(obj, "defaultAction", "defaultErrnoRet", "linux.seccomp",
 			 &s->default_action, err) < 0 ||
 	    parse_archs(obj, s, err) < 0 || parse_flags(obj, s, err) < 0 ||
@@ -195,6 +206,10 @@ int oci_seccomp_parse(yajl_val obj, struct oci_seccomp *s, struct shim_error *er
 				goto fail;
 		}
 	}
+	if (oci_seccomp_uses_notify(s) && !s->listener_path) {
+		json_fail(err, "linux.seccomp.listenerPath", "SCMP_ACT_NOTIFY needs a seccomp agent here");
+		goto fail;
+	}
 	return 0;
 fail:
 	oci_seccomp_release(s);
@@ -209,5 +224,7 @@ void oci_seccomp_release(struct oci_seccomp *s)
 	}
 	free(s->rules);
 	strv_free(s->architectures);
+	free(s->listener_path);
+	free(s->listener_metadata);
 	memset(s, 0, sizeof(*s));
 }

@@ -4,7 +4,8 @@
  * enums (shim/seccomp.c maps them onto libseccomp). Syscall names are kept
  * as text: a name this kernel or libseccomp does not know is skipped when
  * the filter is built, as runc and crun do, since profiles list syscalls
- * newer than the machine.
+ * newer than the machine. SCMP_ACT_NOTIFY needs listenerPath, where the
+ * filter's notify fd goes (shim/seccomp.h).
  */
 #ifndef OCI_SECCOMP_H
 #define OCI_SECCOMP_H
@@ -52,9 +53,14 @@ struct oci_seccomp {
 	unsigned int flags;	/* SCMP_FLAG_* */
 	struct oci_scmp_rule *rules;
 	size_t n_rules;
+	char *listener_path;	/* the seccomp agent's socket, for SCMP_ACT_NOTIFY */
+	char *listener_metadata;
 };
 
 int oci_seccomp_parse(yajl_val obj, struct oci_seccomp *s, struct shim_error *err);
 void oci_seccomp_release(struct oci_seccomp *s);
+
+/* Does any action (or the default) hand syscalls to an agent? */
+bool oci_seccomp_uses_notify(const struct oci_seccomp *s);
 
 #endif

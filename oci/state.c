@@ -60,6 +60,26 @@ char *oci_state_to_json(const struct oci_state *st, bool with_private, bool pret
 	return gen_finish(g, err);
 }
 
+char *oci_process_state_to_json(const struct oci_state *st, const char *metadata,
+				struct shim_error *err)
+{
+	yajl_gen g = new_gen(false);
+
+	if (!g) {
+		shim_fail(err, ENOMEM, "container process state JSON");
+		return NULL;
+	}
+	yajl_gen_map_open(g);
+	gen_key_str(g, "ociVersion", st->oci_version);
+	gen_key_strv(g, "fds", (const char *const[]){ "seccompFd", NULL });
+	gen_key_int(g, "pid", st->pid);
+	gen_key_str(g, "metadata", metadata ? metadata : "");
+	gen_str(g, "state");
+	gen_state(g, st, false);
+	yajl_gen_map_close(g);
+	return gen_finish(g, err);
+}
+
 char *oci_state_list_to_json(struct oci_state *const *states, size_t n,
 			     struct shim_error *err)
 {

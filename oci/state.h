@@ -42,6 +42,11 @@ char *oci_state_to_json(const struct oci_state *st, bool with_private, bool pret
 char *oci_state_list_to_json(struct oci_state *const *states, size_t n,
 			     struct shim_error *err);
 
+/* What a seccomp agent gets with the notify fd (runtime-spec
+ * ContainerProcessState): fds ["seccompFd"], pid, metadata, state. */
+char *oci_process_state_to_json(const struct oci_state *st, const char *metadata,
+				struct shim_error *err);
+
 struct oci_state *oci_state_parse(const char *json, size_t len, struct shim_error *err);
 
 void oci_state_free(struct oci_state *st);

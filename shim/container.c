@@ -56,14 +56,19 @@ struct init_ctx {
 				 * access to the state folder */
 	int console_fd;		/* where the pty master goes; -1 without a terminal */
 	const int *idmapped;	/* per mount: the runtime's idmapped copy, or NULL */
+	int agent_fd;		/* connected to linux.seccomp.listenerPath, or -1 */
 	unsigned int preserve_fds;
 };
 
-/* Hooks that need the init to stop before pivot_root, or to know its PID. */
-static bool needs_hook_handshake(const struct oci_hooks *h)
+/* Hooks that need the init to stop before pivot_root, or to know its PID
+ * (as does the state a seccomp agent gets). */
+static bool needs_handshake(const struct oci_spec *s)
 {
+	const struct oci_hooks *h = &s->hooks;
+
 	return hooks_any(h, HOOK_PRESTART) || hooks_any(h, HOOK_CREATE_RUNTIME) ||
-	       hooks_any(h, HOOK_CREATE_CONTAINER) || hooks_any(h, HOOK_START_CONTAINER);
+	       hooks_any(h, HOOK_CREATE_CONTAINER) || hooks_any(h, HOOK_START_CONTAINER) ||
+	       (s->seccomp.present && oci_seccomp_uses_notify(&s->seccomp));
 }
 
 static int init_run_hooks(struct init_ctx *c, enum oci_hook_kind kind, const char *status,
@@ -84,7 +89,7 @@ static int init_before_pivot(void *arg, struct shim_error *err)
 	struct sync_msg msg;
 	int r;
 
-	if (!needs_hook_handshake(&c->spec->hooks))
+	if (!needs_handshake(c->spec))
 		return 0;
 	if (sync_send(c->sync_fd, SYNC_HOOKS, NULL) < 0)
 		return shim_fail_errno(err, "asking the runtime to run the hooks");
@@ -114,6 +119,23 @@ static int init_enter_user_ns(struct init_ctx *c, struct shim_error *err)
 	if (setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0)
 		return shim_fail_errno(err, "linux.uidMappings: becoming root of the user namespace "
 				       "(is container ID 0 mapped?)");
+	return 0;
+}
+
+/* The seccomp agent gets the notify fd with this, once the filter loads. */
+static int plan_agent(struct init_ctx *c, struct process_plan *plan, struct shim_error *err)
+{
+	struct oci_state st = {
+		.oci_version = c->spec->oci_version, .id = (char *)c->id, .pid = c->host_pid,
+		.status = "creating", .bundle = (char *)c->bundle, .rootfs = (char *)c->rootfs,
+		.annotations = c->spec->annotations,
+	};
+
+	plan->agent_message = oci_process_state_to_json(&st, c->spec->seccomp.listener_metadata, err);
+	if (!plan->agent_message)
+		return -1;
+	plan->has_agent = true;
+	plan->agent_fd = c->agent_fd;
 	return 0;
 }
 
@@ -149,6 +171,8 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	if (rootfs_setup(c->spec, c->rootfs, c->bundle, c->idmapped, init_before_pivot, c, err) < 0 ||
 	    sysctl_apply(c->spec->sysctl, err) < 0 ||
 	    process_prepare(&c->spec->process, &c->spec->seccomp, plan, err) < 0)
+		return -1;
+	if (c->agent_fd >= 0 && plan_agent(c, plan, err) < 0)
 		return -1;
 	if (c->console_fd >= 0 && terminal_setup(c->console_fd, &c->spec->process, err) < 0)
 		return -1;
@@ -244,7 +268,7 @@ static int runtime_hooks(int sync_fd, const struct create_opts *o, const struct 
 	_cleanup_free_ char *state = NULL;
 	struct sync_msg msg;
 
-	if (!needs_hook_handshake(h))
+	if (!needs_handshake(b->spec))
 		return 0;
 	if (sync_expect(sync_fd, SYNC_HOOKS, &msg, err) < 0)
 		return -1;
@@ -291,6 +315,16 @@ static int after_clone(int sync_fd, int console_fd, const struct create_opts *o,
 	return 0;
 }
 
+/* SCMP_ACT_NOTIFY: the agent's socket, connected here on the host. */
+static int connect_agent(const struct oci_spec *s, int *fd, struct shim_error *err)
+{
+	*fd = -1;
+	if (!s->seccomp.present || !oci_seccomp_uses_notify(&s->seccomp))
+		return 0;
+	*fd = fd_connect_unix(s->seccomp.listener_path, "linux.seccomp.listenerPath", err);
+	return *fd < 0 ? -1 : 0;
+}
+
 static int spawn_init(const struct create_opts *o, const struct bundle *b, int dir_fd,
 		      int cgroup_fd, const char *cgroup_rel, int *pidfd, int *master,
 		      struct shim_error *err)
@@ -300,6 +334,7 @@ static int spawn_init(const struct create_opts *o, const struct bundle *b, int d
 	struct init_ctx ctx = {
 		.spec = b->spec, .id = o->id, .rootfs = b->rootfs, .bundle = b->path,
 		.joins = &joins, .dir_fd = dir_fd, .preserve_fds = o->preserve_fds,
+		.fifo_fd = -1, .agent_fd = -1,
 	};
 	pid_t pid = -1;
 	int r = -1;
@@ -308,7 +343,8 @@ static int spawn_init(const struct create_opts *o, const struct bundle *b, int d
 		return -1;
 	if (terminal_socket(b->spec->process.terminal, o->console_socket, console, err) < 0 ||
 	    ns_enter(&joins, true, err) < 0 || sync_pair(sync, err) < 0 ||
-	    idmap_prepare(b->spec, b->path, &idmapped, err) < 0)
+	    idmap_prepare(b->spec, b->path, &idmapped, err) < 0 ||
+	    connect_agent(b->spec, &ctx.agent_fd, err) < 0)
 		goto out;
 	ctx.fifo_fd = openat(dir_fd, STORE_FIFO, O_PATH | O_CLOEXEC);
 	if (ctx.fifo_fd < 0) {
@@ -332,6 +368,7 @@ static int spawn_init(const struct create_opts *o, const struct bundle *b, int d
 		}
 	}
 out:
+	safe_close(ctx.agent_fd);
 	idmap_release(idmapped, b->spec->n_mounts);
 	ns_close_joins(&joins);
 	fd_close_pair(sync);

@@ -155,6 +155,9 @@ int container_exec(struct container *c, const struct exec_opts *o, struct shim_e
 	if (c->status != STATUS_RUNNING && c->status != STATUS_CREATED)
 		return shim_fail(err, 0, "exec: container %s is %s", c->id,
 				 container_status_name(c->status));
+	if (o->seccomp && o->seccomp->present && oci_seccomp_uses_notify(o->seccomp))
+		return shim_fail(err, ENOTSUP, "exec: the container's seccomp profile hands syscalls to "
+				 "an agent (SCMP_ACT_NOTIFY), which exec does not support yet");
 	if (o->process->terminal && o->detach && !o->console_socket)
 		return shim_fail(err, 0, "exec: --tty with --detach needs --console-socket");
 	if (o->console_socket && !o->process->terminal)

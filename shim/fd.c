@@ -61,8 +61,13 @@ int fd_pass_preserved(unsigned int n, struct shim_error *err)
 
 int fd_send(int sock, int fd, struct shim_error *err)
 {
-	char byte = 0, cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	return fd_send_with(sock, fd, "", 1, err);
+}
+
+int fd_send_with(int sock, int fd, const char *data, size_t len, struct shim_error *err)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = (void *)data, .iov_len = len };
 	struct msghdr msg = {
 		.msg_iov = &iov, .msg_iovlen = 1,
 		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),

@@ -3,6 +3,8 @@
 #ifndef SHIM_FD_H
 #define SHIM_FD_H
 
+#include <stddef.h>
+
 #include "shim/error.h"
 
 /* Close every fd >= first: close_range(first, ~0U), or, where the kernel
@@ -23,6 +25,8 @@ void fd_close_pair(int fds[2]);
 
 /* One fd over a unix socket (SCM_RIGHTS), and back (received cloexec). */
 int fd_send(int sock, int fd, struct shim_error *err);
+/* The same, with data (at least one byte) as the message. */
+int fd_send_with(int sock, int fd, const char *data, size_t len, struct shim_error *err);
 int fd_recv(int sock, struct shim_error *err);
 
 /* A stream socket connected to the unix socket at path; what names it

@@ -168,6 +168,39 @@ static void reset_signals(void)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
+/* The agent's socket, if any, moves to fd first (just above what the
+ * program keeps) and survives close_range until the filter is loaded.
+ * Returns the first fd to close. */
+static unsigned int keep_agent_fd(struct process_plan *plan, unsigned int first,
+				  struct shim_error *err)
+{
+	if (!plan->has_agent)
+		return first;
+	if (plan->agent_fd != (int)first && dup3(plan->agent_fd, (int)first, O_CLOEXEC) < 0) {
+		shim_fail_errno(err, "linux.seccomp.listenerPath: keeping the agent's socket");
+		plan->has_agent = false;	/* the filter then fails to reach it */
+		return first;
+	}
+	plan->agent_fd = (int)first;
+	return first + 1;
+}
+
+static int install_seccomp(struct process_plan *plan, struct shim_error *err)
+{
+	int r;
+
+	if (!plan->seccomp)
+		return 0;
+	if (plan->agent_message && !plan->has_agent)
+		return shim_fail(err, EBADF, "linux.seccomp.listenerPath: the agent's socket is gone");
+	r = seccomp_install(TAKE_PTR(plan->seccomp), plan->has_agent ? plan->agent_fd : -1,
+			    plan->agent_message, err);
+	if (plan->has_agent)
+		close(plan->agent_fd);
+	plan->has_agent = false;
+	return r;
+}
+
 int process_exec(const struct oci_process *p, struct process_plan *plan,
 		 unsigned int preserve_fds, struct shim_error *err)
 {
@@ -187,18 +220,18 @@ int process_exec(const struct oci_process *p, struct process_plan *plan,
 	 * preserved ones stay; what opens a file from here on closes it. */
 	if (unshare(CLONE_FILES) < 0)
 		return shim_fail_errno(err, "unshare(CLONE_FILES)");
-	if (fd_close_from(3 + preserve_fds, err) < 0)
+	if (fd_close_from(keep_agent_fd(plan, 3 + preserve_fds, err), err) < 0)
 		return -1;
 	/* Without no_new_privs a filter needs CAP_SYS_ADMIN: load it while we
 	 * have it; the steps below must then pass it, as with runc. */
-	if (!p->no_new_privileges && seccomp_install(TAKE_PTR(plan->seccomp), err) < 0)
+	if (!p->no_new_privileges && install_seccomp(plan, err) < 0)
 		return -1;
 	if (caps_drop_bounding(&p->caps, err) < 0 || set_user(&p->user, err) < 0 ||
 	    caps_set(&p->caps, err) < 0)
 		return -1;
 	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return shim_fail_errno(err, "process.noNewPrivileges");
-	if (seccomp_install(TAKE_PTR(plan->seccomp), err) < 0)
+	if (install_seccomp(plan, err) < 0)
 		return -1;
 	execve(plan->exe, p->args, plan->env);
 	return shim_fail_errno(err, "exec %s", plan->exe);

@@ -14,6 +14,7 @@
 #define SHIM_PROCESS_H
 
 #include <limits.h>
+#include <stdbool.h>
 
 #include "oci/spec.h"
 #include "shim/error.h"
@@ -22,6 +23,9 @@ struct process_plan {
 	char exe[PATH_MAX];	/* args[0] resolved in $PATH */
 	char **env;		/* process.env plus HOME when it is missing */
 	void *seccomp;		/* the built filter, NULL for none */
+	bool has_agent;		/* SCMP_ACT_NOTIFY: agent_fd is connected to it */
+	int agent_fd;
+	char *agent_message;	/* what goes with the notify fd */
 };
 
 int process_prepare(const struct oci_process *p, const struct oci_seccomp *seccomp,

@@ -3,7 +3,9 @@
 #include <seccomp.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "shim/fd.h"
 #include "shim/log.h"
 #include "shim/seccomp.h"
 
@@ -16,8 +18,8 @@ static uint32_t action_of(const struct oci_scmp_action *a)
 	case ACT_ERRNO: return SCMP_ACT_ERRNO(a->ret);
 	case ACT_TRACE: return SCMP_ACT_TRACE(a->ret);
 	case ACT_LOG: return SCMP_ACT_LOG;
+	case ACT_NOTIFY: return SCMP_ACT_NOTIFY;
 	case ACT_ALLOW:
-	case ACT_NOTIFY:	/* refused by the parser */
 		break;
 	}
 	return SCMP_ACT_ALLOW;
@@ -131,15 +133,29 @@ int seccomp_build(const struct oci_seccomp *s, void **out, struct shim_error *er
 	return 0;
 }
 
-int seccomp_install(void *filter, struct shim_error *err)
+/* The filter's notify fd to the agent, with the container process state. */
+static int hand_to_agent(void *filter, int agent_fd, const char *message, struct shim_error *err)
+{
+	int nfd = seccomp_notify_fd(filter), r;
+
+	if (nfd < 0)
+		return shim_fail(err, -nfd, "linux.seccomp.listenerPath: no notify fd");
+	r = fd_send_with(agent_fd, nfd, message, strlen(message), err);
+	close(nfd);
+	return r < 0 ? shim_error_wrap(err, "linux.seccomp.listenerPath: the agent") : 0;
+}
+
+int seccomp_install(void *filter, int agent_fd, const char *agent_message, struct shim_error *err)
 {
 	int rc;
 
 	if (!filter)
 		return 0;
 	rc = seccomp_load(filter);
+	if (rc == 0 && agent_fd >= 0 && hand_to_agent(filter, agent_fd, agent_message, err) < 0)
+		rc = 1;
 	seccomp_release(filter);
 	if (rc < 0)
 		return shim_fail(err, -rc, "linux.seccomp: loading the filter");
-	return 0;
+	return rc ? -1 : 0;
 }

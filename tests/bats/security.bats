@@ -92,11 +92,32 @@ Seccomp:	2"
 	assert_nothing_left
 }
 
-@test "seccomp agents (SCMP_ACT_NOTIFY) are refused rather than ignored" {
+@test "SCMP_ACT_NOTIFY hands the syscall to the agent at listenerPath, with the state" {
+	SOCK=$BATS_TEST_TMPDIR/agent.sock
+	"$PAYLOAD/seccomp-agent" "$SOCK" "$BATS_TEST_TMPDIR/agent.state" 18 3>&- &
+	for i in $(seq 50); do [ -S "$SOCK" ] && break; sleep 0.1; done
+	update_config --arg s "$SOCK" '.process.args = ["sh", "-c", "mkdir /dev/x 2>&1; echo $?"] |
+		.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW", "listenerPath": $s,
+		"listenerMetadata": "for-the-agent",
+		"syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_NOTIFY"}]}'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	# the agent answered EXDEV (18)
+	assert_output "mkdir: can't create directory '/dev/x': Invalid cross-device link
+1"
+	run jq -c '[.fds, .metadata, .state.id, .state.status, (.pid > 0)]' "$BATS_TEST_TMPDIR/agent.state"
+	assert_output '[["seccompFd"],"for-the-agent","c1","creating",true]'
+}
+
+@test "SCMP_ACT_NOTIFY without a listenerPath, or with nobody listening, is refused" {
 	seccomp_rules '[{"names": ["mkdir"], "action": "SCMP_ACT_NOTIFY"}]'
 	shim_detached create -b "$BUNDLE" c1
 	assert_failure
-	assert_output_has "linux.seccomp.syscalls[0].action: SCMP_ACT_NOTIFY (a seccomp agent) is not supported yet"
+	assert_output_has "linux.seccomp.listenerPath: SCMP_ACT_NOTIFY needs a seccomp agent here"
+	update_config --arg s "$BATS_TEST_TMPDIR/none.sock" '.linux.seccomp.listenerPath = $s'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "linux.seccomp.listenerPath: connect $BATS_TEST_TMPDIR/none.sock"
 	assert_nothing_left
 }
 
