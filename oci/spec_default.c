@@ -7,56 +7,16 @@
 #include <errno.h>
 #include <string.h>
 
-#include "oci/spec.h"
+#include <stdio.h>
+#include <stdlib.h>
 
-static const char default_spec[] =
-	"{\n"
-	"	\"ociVersion\": \"1.0.2-dev\",\n"
-	"	\"process\": {\n"
-	"		\"terminal\": true,\n"
-	"		\"user\": {\n"
-	"			\"uid\": 0,\n"
-	"			\"gid\": 0\n"
-	"		},\n"
-	"		\"args\": [\n"
-	"			\"sh\"\n"
-	"		],\n"
-	"		\"env\": [\n"
-	"			\"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\",\n"
-	"			\"TERM=xterm\"\n"
-	"		],\n"
-	"		\"cwd\": \"/\",\n"
-	"		\"capabilities\": {\n"
-	"			\"bounding\": [\n"
-	"				\"CAP_AUDIT_WRITE\",\n"
-	"				\"CAP_KILL\",\n"
-	"				\"CAP_NET_BIND_SERVICE\"\n"
-	"			],\n"
-	"			\"effective\": [\n"
-	"				\"CAP_AUDIT_WRITE\",\n"
-	"				\"CAP_KILL\",\n"
-	"				\"CAP_NET_BIND_SERVICE\"\n"
-	"			],\n"
-	"			\"permitted\": [\n"
-	"				\"CAP_AUDIT_WRITE\",\n"
-	"				\"CAP_KILL\",\n"
-	"				\"CAP_NET_BIND_SERVICE\"\n"
-	"			],\n"
-	"			\"ambient\": [\n"
-	"				\"CAP_AUDIT_WRITE\",\n"
-	"				\"CAP_KILL\",\n"
-	"				\"CAP_NET_BIND_SERVICE\"\n"
-	"			]\n"
-	"		},\n"
-	"		\"rlimits\": [\n"
-	"			{\n"
-	"				\"type\": \"RLIMIT_NOFILE\",\n"
-	"				\"hard\": 1024,\n"
-	"				\"soft\": 1024\n"
-	"			}\n"
-	"		],\n"
-	"		\"noNewPrivileges\": true\n"
-	"	},\n"
+#include "oci/gen.h"
+#include "oci/image.h"
+#include "oci/spec.h"
+#include "shim/cleanup.h"
+
+/* Everything after the process; process and annotations come first. */
+static const char spec_rest[] =
 	"	\"root\": {\n"
 	"		\"path\": \"rootfs\",\n"
 	"		\"readonly\": true\n"
@@ -189,11 +149,112 @@ static const char default_spec[] =
 	"	}\n"
 	"}\n";
 
+static const char *const default_caps[] = {
+	"CAP_AUDIT_WRITE", "CAP_KILL", "CAP_NET_BIND_SERVICE", NULL,
+};
+
+static void gen_process(yajl_gen g, const struct oci_bundle_process *p)
+{
+	static const char *const cap_sets[] = { "bounding", "effective", "permitted", "ambient" };
+
+	yajl_gen_map_open(g);
+	gen_key_bool(g, "terminal", p->terminal);
+	gen_str(g, "user");
+	yajl_gen_map_open(g);
+	gen_key_int(g, "uid", p->uid);
+	gen_key_int(g, "gid", p->gid);
+	if (p->n_additional_gids) {
+		gen_str(g, "additionalGids");
+		yajl_gen_array_open(g);
+		for (size_t i = 0; i < p->n_additional_gids; i++)
+			yajl_gen_integer(g, p->additional_gids[i]);
+		yajl_gen_array_close(g);
+	}
+	yajl_gen_map_close(g);
+	gen_key_strv(g, "args", (const char *const *)p->args);
+	gen_key_strv(g, "env", (const char *const *)p->env);
+	gen_key_str(g, "cwd", p->cwd);
+	gen_str(g, "capabilities");
+	yajl_gen_map_open(g);
+	for (size_t i = 0; i < sizeof(cap_sets) / sizeof(cap_sets[0]); i++)
+		gen_key_strv(g, cap_sets[i], default_caps);
+	yajl_gen_map_close(g);
+	gen_str(g, "rlimits");
+	yajl_gen_array_open(g);
+	yajl_gen_map_open(g);
+	gen_key_str(g, "type", "RLIMIT_NOFILE");
+	gen_key_int(g, "hard", 1024);
+	gen_key_int(g, "soft", 1024);
+	yajl_gen_map_close(g);
+	yajl_gen_array_close(g);
+	gen_key_bool(g, "noNewPrivileges", true);
+	yajl_gen_map_close(g);
+}
+
+/* One JSON value, indented as a member of the top-level object. */
+static char *gen_member(const struct oci_bundle_process *p, char *const *annotations,
+			struct shim_error *err)
+{
+	yajl_gen g = yajl_gen_alloc(NULL);
+
+	if (!g) {
+		shim_fail(err, ENOMEM, "spec");
+		return NULL;
+	}
+	yajl_gen_config(g, yajl_gen_beautify, 1);
+	yajl_gen_config(g, yajl_gen_indent_string, "\t");
+	if (p) {
+		gen_process(g, p);
+	} else {
+		yajl_gen_map_open(g);
+		for (char *const *kv = annotations; kv[0] && kv[1]; kv += 2)
+			gen_key_str(g, kv[0], kv[1]);
+		yajl_gen_map_close(g);
+	}
+	return gen_finish(g, err);
+}
+
+static void trim_newline(char *s)
+{
+	size_t n = strlen(s);
+
+	if (n && s[n - 1] == '\n')
+		s[n - 1] = '\0';
+}
+
+char *oci_spec_json_for_process(const struct oci_bundle_process *p, char *const *annotations,
+				struct shim_error *err)
+{
+	_cleanup_free_ char *process = gen_member(p, NULL, err), *ann = NULL;
+	char *out = NULL;
+
+	if (!process)
+		return NULL;
+	if (annotations && annotations[0] && !(ann = gen_member(NULL, annotations, err)))
+		return NULL;
+	trim_newline(process);
+	if (ann)
+		trim_newline(ann);
+	if (asprintf(&out, "{\n\t\"ociVersion\": \"1.0.2-dev\",\n\t\"process\": %s,\n%s%s%s%s",
+		     process, ann ? "\t\"annotations\": " : "", ann ? ann : "", ann ? ",\n" : "",
+		     spec_rest) < 0) {
+		shim_fail(err, ENOMEM, "spec");
+		return NULL;
+	}
+	return out;
+}
+
 char *oci_spec_default_json(struct shim_error *err)
 {
-	char *s = strdup(default_spec);
+	static char *const args[] = { "sh", NULL };
+	static char *const env[] = {
+		"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+		"TERM=xterm",
+		NULL,
+	};
+	const struct oci_bundle_process p = {
+		.args = args, .env = env, .cwd = "/", .terminal = 1,
+	};
 
-	if (!s)
-		shim_fail(err, ENOMEM, "default spec");
-	return s;
+	return oci_spec_json_for_process(&p, NULL, err);
 }

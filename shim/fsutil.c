@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
@@ -117,4 +118,40 @@ char *read_small_file(const char *path, size_t max, size_t *len, struct shim_err
 	if (len)
 		*len = got;
 	return buf;
+}
+
+/* Remove everything in the folder dirfd/name (not the folder itself). */
+int empty_dir_at(int dir, const char *name, struct shim_error *err)
+{
+	int fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct dirent *e;
+	DIR *d;
+	int r = 0;
+
+	if (fd < 0)
+		return shim_fail_errno(err, "open folder %s", name);
+	d = fdopendir(fd);
+	if (!d) {
+		safe_close(fd);
+		return shim_fail_errno(err, "read folder %s", name);
+	}
+	while (r == 0 && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			r = remove_tree_at(dirfd(d), e->d_name, err);
+	closedir(d);
+	return r;
+}
+
+/* rm -rf dirfd/name, never following a symlink; absent is fine. */
+int remove_tree_at(int dir, const char *name, struct shim_error *err)
+{
+	if (unlinkat(dir, name, 0) == 0 || errno == ENOENT)
+		return 0;
+	if (errno != EISDIR)
+		return shim_fail_errno(err, "remove %s", name);
+	if (empty_dir_at(dir, name, err) < 0)
+		return -1;
+	if (unlinkat(dir, name, AT_REMOVEDIR) < 0)
+		return shim_fail_errno(err, "remove folder %s", name);
+	return 0;
 }

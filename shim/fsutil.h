@@ -22,4 +22,10 @@ int write_text_file(const char *path, const char *text, struct shim_error *err);
  * length in *len unless len is NULL. */
 char *read_small_file(const char *path, size_t max, size_t *len, struct shim_error *err);
 
+/* rm -rf dirfd/name without following symlinks; absent is fine. */
+int remove_tree_at(int dirfd, const char *name, struct shim_error *err);
+
+/* Remove everything inside the folder dirfd/name ("." for dirfd itself). */
+int empty_dir_at(int dirfd, const char *name, struct shim_error *err);
+
 #endif

@@ -33,6 +33,7 @@ static const struct {
 	{ "ps", cmd_ps, "list the processes in a container (--format table|json)" },
 	{ "events", cmd_events, "print a container's stats and OOM events as JSON" },
 	{ "spec", cmd_spec, "write a default config.json" },
+	{ "unpack", cmd_unpack, "unpack an OCI image layout (LAYOUT[:NAME]) into a new bundle" },
 	{ "features", cmd_features, "print what this runtime implements, as JSON" },
 };
 

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "shim/cleanup.h"
+#include "shim/passwd.h"
+#include "shim/syscalls.h"
+
+#define DB_MAX (4 << 20)
+
+/* The file at path inside the root, NUL-terminated; "" when absent. */
+static char *read_in_root(int rootfd, const char *path, struct shim_error *err)
+{
+	struct shim_open_how how = {
+		.flags = O_RDONLY | O_CLOEXEC,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	_cleanup_close_ int fd = sys_openat2(rootfd, path, &how, sizeof(how));
+	size_t got = 0;
+	char *buf;
+
+	if (fd < 0 && errno == ENOENT)
+		return strdup("");
+	if (fd < 0) {
+		shim_fail_errno(err, "open /%s in the rootfs", path);
+		return NULL;
+	}
+	if (!(buf = malloc(DB_MAX + 1))) {
+		shim_fail(err, ENOMEM, "/%s", path);
+		return NULL;
+	}
+	for (ssize_t n; got < DB_MAX && (n = read(fd, buf + got, DB_MAX - got)) != 0;) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			free(buf);
+			shim_fail_errno(err, "read /%s in the rootfs", path);
+			return NULL;
+		}
+		got += n;
+	}
+	buf[got] = '\0';
+	return buf;
+}
+
+static bool parse_id(const char *s, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!*s || strspn(s, "0123456789") != strlen(s))
+		return false;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || v > UINT32_MAX - 1)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+/* In "name:x:id:gid:..." lines, the line whose field key_field is key:
+ * its field 2 in *id and field 3 in *gid (when gid is not NULL). */
+static bool db_find(char *db, int key_field, const char *key, uint32_t *id, uint32_t *gid)
+{
+	for (char *line = strtok(db, "\n"); line; line = strtok(NULL, "\n")) {
+		char *field[4] = { 0 };
+		char *p = line;
+
+		for (int i = 0; i < 4 && p; i++) {
+			field[i] = p;
+			p = strchr(p, ':');
+			if (p)
+				*p++ = '\0';
+		}
+		if (!field[2] || strcmp(field[key_field], key) != 0)
+			continue;
+		if (!parse_id(field[2], id))
+			continue;
+		if (gid && !(field[3] && parse_id(field[3], gid)))
+			continue;
+		return true;
+	}
+	return false;
+}
+
+static int lookup_user(int rootfd, const char *name, uint32_t *uid, uint32_t *gid,
+		       struct shim_error *err)
+{
+	_cleanup_free_ char *db = read_in_root(rootfd, "etc/passwd", err);
+	bool numeric = parse_id(name, uid);
+
+	if (!db)
+		return -1;
+	if (db_find(db, numeric ? 2 : 0, name, uid, gid))
+		return 0;
+	if (numeric) {
+		*gid = 0;
+		return 0;
+	}
+	return shim_fail(err, 0, "user \"%s\": not in the image's /etc/passwd", name);
+}
+
+static int lookup_group(int rootfd, const char *name, uint32_t *gid, struct shim_error *err)
+{
+	_cleanup_free_ char *db = NULL;
+
+	if (parse_id(name, gid))
+		return 0;
+	if (!(db = read_in_root(rootfd, "etc/group", err)))
+		return -1;
+	if (db_find(db, 0, name, gid, NULL))
+		return 0;
+	return shim_fail(err, 0, "group \"%s\": not in the image's /etc/group", name);
+}
+
+int passwd_resolve(int rootfd, const char *user, uint32_t *uid, uint32_t *gid,
+		   struct shim_error *err)
+{
+	_cleanup_free_ char *copy = strdup(user ? user : "");
+	char *group;
+
+	*uid = 0;
+	*gid = 0;
+	if (!copy)
+		return shim_fail(err, ENOMEM, "config.User");
+	if (!*copy)
+		return 0;
+	group = strchr(copy, ':');
+	if (group)
+		*group++ = '\0';
+	if (lookup_user(rootfd, copy, uid, gid, err) < 0 ||
+	    (group && lookup_group(rootfd, group, gid, err) < 0))
+		return shim_error_wrap(err, "config.User \"%s\"", user);
+	return 0;
+}
