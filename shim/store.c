@@ -125,6 +125,15 @@ struct oci_state *store_read_state(int dir_fd, const char *id, struct shim_error
 	return st;
 }
 
+bool store_has(const char *root, const char *id)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", root, id);
+	return lstat(path, &st) == 0 || errno != ENOENT;
+}
+
 int store_remove(const char *root, const char *id, struct shim_error *err)
 {
 	char path[PATH_MAX];

@@ -7,6 +7,7 @@
 #ifndef SHIM_STORE_H
 #define SHIM_STORE_H
 
+#include <stdbool.h>
 #include "oci/state.h"
 #include "shim/error.h"
 
@@ -33,5 +34,8 @@ char **store_list(const char *root, struct shim_error *err);
 
 /* Write text to path atomically (temporary file in the same folder, rename). */
 int write_file_atomic(const char *path, const char *text, struct shim_error *err);
+
+/* Whether root/id exists (true also when it cannot be told). */
+bool store_has(const char *root, const char *id);
 
 #endif

@@ -107,6 +107,10 @@ int cmd_delete(const struct global_opts *g, int argc, char **argv, struct shim_e
 		return -1;
 	if (cmd_one_id("delete", argc, argv, &id, err) < 0)
 		return -1;
+	/* As runc: deleting what is already gone is not an error with --force
+	 * (containerd's shim deletes again when it cleans up). */
+	if (force && !store_has(g->root, id))
+		return 0;
 	if (container_load(g->root, id, &c, err) < 0) {
 		/* A folder left by a create that died still goes with --force. */
 		if (force && err->errnum == ENOENT)
