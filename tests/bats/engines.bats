@@ -1,0 +1,151 @@
+#!/usr/bin/env bats
+# engines: shim under the container engines, as their OCI runtime: podman
+# (--runtime shim, with conmon) and containerd (ctr, the runc v2 shim with
+# shim as its runc binary) run, exec into, stop and remove a busybox
+# container from a locally built image (make-busybox-image's
+# docker-archive; no network). Both engines keep all their state in this
+# file's temporary folder and /run/shim-engines-*.
+
+load helpers
+
+setup_file() {
+	export ARCHIVE=$BATS_FILE_TMPDIR/busybox.tar
+	"$TOP/tests/payload/make-busybox-image" "$BATS_FILE_TMPDIR/layout" "$ARCHIVE"
+}
+
+setup() {
+	require_guest
+	command -v podman >/dev/null && command -v containerd >/dev/null ||
+		skip "podman and containerd are not installed (tests/install-deps)"
+	MOUNTS_BEFORE=$(wc -l < /proc/self/mountinfo)
+}
+
+# podman with all its state here, cgroupfs, no network, shim as runtime.
+pm() {
+	podman --root "$BATS_FILE_TMPDIR/podman/root" --runroot /run/shim-engines-podman \
+		--storage-driver vfs --cgroup-manager cgroupfs --events-backend file \
+		--runtime "$SHIM_BIN" --log-level=error "$@"
+}
+
+# containerd, started once for the file's tests (fd 3 closed: bats waits
+# for whoever holds it).
+CTRD_SOCK=/run/shim-engines-containerd/containerd.sock
+start_containerd() {
+	[ -S "$CTRD_SOCK" ] && return 0
+	mkdir -p "$BATS_FILE_TMPDIR/containerd"
+	cat > "$BATS_FILE_TMPDIR/containerd/config.toml" <<-EOF
+	version = 2
+	root = "$BATS_FILE_TMPDIR/containerd/root"
+	state = "/run/shim-engines-containerd"
+	disabled_plugins = ["io.containerd.grpc.v1.cri"]
+	[grpc]
+	  address = "$CTRD_SOCK"
+	EOF
+	containerd --config "$BATS_FILE_TMPDIR/containerd/config.toml" \
+		> "$BATS_FILE_TMPDIR/containerd/log" 2>&1 < /dev/null 3>&- &
+	echo $! > "$BATS_FILE_TMPDIR/containerd/pid"
+	for _ in $(seq 150); do
+		[ -S "$CTRD_SOCK" ] && return 0
+		sleep 0.2
+	done
+	echo "containerd did not start:"
+	cat "$BATS_FILE_TMPDIR/containerd/log"
+	return 1
+}
+
+ct() {
+	ctr -a "$CTRD_SOCK" -n shimtest "$@"
+}
+
+teardown_file() {
+	local pidfile=$BATS_FILE_TMPDIR/containerd/pid
+	if [ -f "$pidfile" ]; then
+		kill "$(cat "$pidfile")" 2>/dev/null || true
+	fi
+}
+
+# No process of the engines' containers or shims is left.
+assert_no_container_process() {
+	local p
+	for p in /proc/[0-9]*; do
+		case "$(tr '\0' ' ' < "$p/cmdline" 2>/dev/null)" in
+		*"sleep 1000"*|*containerd-shim*|*conmon*)
+			echo "left behind: ${p#/proc/} $(tr '\0' ' ' < "$p/cmdline")"
+			return 1 ;;
+		esac
+	done
+}
+
+@test "podman runs a busybox container through shim and removes it" {
+	run pm load -q -i "$ARCHIVE"
+	assert_success
+	run pm run --rm --network none localhost/busybox:latest sh -c 'echo hi from podman; cat /layer2'
+	assert_success
+	assert_output "hi from podman
+layer 2"
+	run pm ps -a -q
+	assert_output ""
+}
+
+@test "podman execs into a running shim container, stops and removes it" {
+	pm load -q -i "$ARCHIVE"
+	run pm run -d --network none --name c1 localhost/busybox:latest sleep 1000
+	assert_success
+	[ "$(pm inspect -f '{{.State.Status}} {{.OCIRuntime}}' c1)" = "running $SHIM_BIN" ]
+	run pm exec c1 sh -c 'echo exec-ok; readlink /proc/1/exe'
+	assert_success
+	assert_output "exec-ok
+/bin/busybox"
+	run pm stop -t 1 c1
+	assert_success
+	[ "$(pm inspect -f '{{.State.Status}}' c1)" = exited ]
+	run pm rm c1
+	assert_success
+	run pm ps -a -q
+	assert_output ""
+	assert_no_container_process
+	[ "$(wc -l < /proc/self/mountinfo)" -eq "$MOUNTS_BEFORE" ]
+}
+
+@test "containerd (ctr, runc v2 shim) runs a busybox container through shim" {
+	start_containerd
+	run ct images import --snapshotter native "$ARCHIVE"
+	assert_success
+	run ct run --rm --snapshotter native --runc-binary "$SHIM_BIN" \
+		localhost/busybox:latest t0 sh -c 'echo hi from containerd; cat /layer2'
+	assert_success
+	assert_output "hi from containerd
+layer 2"
+	run ct containers ls -q
+	assert_output ""
+}
+
+@test "containerd execs into a running shim container, kills and removes it" {
+	start_containerd
+	ct images import --snapshotter native "$ARCHIVE" >/dev/null
+	run ct run -d --snapshotter native --runc-binary "$SHIM_BIN" \
+		localhost/busybox:latest c1 sleep 1000
+	assert_success
+	# the runc v2 shim keeps its runtime's state under --root .../runc/NS
+	run "$SHIM_BIN" --root /run/containerd/runc/shimtest state c1
+	assert_success
+	[ "$(jq -r .status <<< "$output")" = running ]
+	run ct tasks exec --exec-id e1 c1 sh -c 'echo exec-ok; readlink /proc/1/exe'
+	assert_success
+	assert_output "exec-ok
+/bin/busybox"
+	run ct tasks kill -s SIGKILL c1
+	assert_success
+	for _ in $(seq 50); do
+		[[ "$(ct tasks ls)" == *STOPPED* ]] && break
+		sleep 0.2
+	done
+	run ct tasks delete c1
+	assert_success
+	run ct containers rm c1
+	assert_success
+	run ct containers ls -q
+	assert_output ""
+	[ -z "$(ls -A /run/containerd/runc/shimtest 2>/dev/null)" ]
+	assert_no_container_process
+}
