@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * runtime_bench ROOT BUNDLE RUNS RUNTIME...: RUNS sequential
+ * `RUNTIME --root ROOT run -b BUNDLE bench-K-N` of each RUNTIME, taking
+ * turns (create + start + wait + delete in one command, for runc, crun and
+ * shim alike), stdio on /dev/null. Each run is timed (wall clock, from fork to reaped) and its
+ * peak RSS read from wait4(): the largest resident set of the runtime's
+ * process tree (the runtime, its re-executed helpers and the container's
+ * /bin/true, whichever was biggest).
+ *
+ * Output, a line a runtime: "NAME median_us=N mean_us=N min_us=N max_us=N
+ * maxrss_kb=N runs=N failed=N", NAME being RUNTIME's basename.
+ */
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static long long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* One run; its wall time in *us and peak RSS in *rss_kb; the exit status. */
+static int one_run(char **argv, long long *us, long *rss_kb)
+{
+	long long start = now_us();
+	struct rusage ru;
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(null, 0), dup2(null, 1), dup2(null, 2);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (wait4(pid, &status, 0, &ru) < 0)
+		return -1;
+	*us = now_us() - start;
+	*rss_kb = ru.ru_maxrss;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+struct runtime {
+	const char *path;
+	long long *t, sum;
+	long maxrss;
+	int failed;
+};
+
+static void report(const struct runtime *r, int runs)
+{
+	char copy[4096];
+
+	snprintf(copy, sizeof(copy), "%s", r->path);
+	qsort(r->t, (size_t)runs, sizeof(*r->t), cmp_ll);
+	printf("%s median_us=%lld mean_us=%lld min_us=%lld max_us=%lld maxrss_kb=%ld runs=%d "
+	       "failed=%d\n", basename(copy), r->t[runs / 2], r->sum / runs, r->t[0],
+	       r->t[runs - 1], r->maxrss, runs, r->failed);
+}
+
+int main(int argc, char **argv)
+{
+	struct runtime rt[8] = { 0 };
+	int runs, n = argc - 4, failed = 0;
+	char id[32];
+
+	if (argc < 5 || n > 8 || (runs = atoi(argv[3])) < 1) {
+		fprintf(stderr, "usage: runtime_bench ROOT BUNDLE RUNS RUNTIME...\n");
+		return 2;
+	}
+	for (int k = 0; k < n; k++) {
+		rt[k].path = argv[4 + k];
+		if (!(rt[k].t = calloc((size_t)runs, sizeof(long long))))
+			return 1;
+	}
+	/* Interleaved, so that a slow spell of the machine hits all alike. */
+	for (int i = 0; i < runs; i++)
+		for (int k = 0; k < n; k++) {
+			char *cmd[] = { (char *)rt[k].path, "--root", argv[1], "run", "-b", argv[2],
+					id, NULL };
+			long rss = 0;
+
+			snprintf(id, sizeof(id), "bench-%d-%d", k, i);
+			if (one_run(cmd, &rt[k].t[i], &rss) != 0)
+				rt[k].failed++;
+			rt[k].sum += rt[k].t[i];
+			if (rss > rt[k].maxrss)
+				rt[k].maxrss = rss;
+		}
+	for (int k = 0; k < n; k++) {
+		report(&rt[k], runs);
+		failed += rt[k].failed;
+		free(rt[k].t);
+	}
+	return failed ? 1 : 0;
+}
