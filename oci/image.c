@@ -146,12 +146,12 @@ int oci_manifest_parse(const char *json, size_t len, const char *what,
 	memset(out, 0, sizeof(*out));
 	if (!tree)
 		return -1;
-	if (schema_check(tree, err) == 0 && json_get_object(tree, "config", "", &config, err) == 0) {
-		if (!config)
-			json_fail(err, "config", "missing");
-		else if (descriptor_parse(config, "config", &out->config, err) == 0)
-			r = descriptors_parse(tree, "layers", &out->layers, &out->n_layers, err);
-	}
+	if (schema_check(tree, err) < 0 || json_get_object(tree, "config", "", &config, err) < 0)
+		r = -1;
+	else if (!config)
+		r = json_fail(err, "config", "missing");
+	else if (descriptor_parse(config, "config", &out->config, err) == 0)
+		r = descriptors_parse(tree, "layers", &out->layers, &out->n_layers, err);
 	if (r < 0)
 		shim_error_wrap(err, "%s", what);
 	yajl_tree_free(tree);
@@ -222,16 +222,17 @@ int oci_image_config_parse(const char *json, size_t len, const char *what,
 	memset(out, 0, sizeof(*out));
 	if (!tree)
 		return -1;
-	if (json_get_string(tree, "os", "", &out->os, err) == 0 &&
-	    json_get_string(tree, "architecture", "", &out->arch, err) == 0 &&
-	    image_process_parse(json_member(tree, "config"), out, err) == 0 &&
-	    json_get_object(tree, "rootfs", "", &rootfs, err) == 0 &&
-	    (!rootfs || json_get_array(rootfs, "diff_ids", "rootfs", &ids, err) == 0)) {
-		out->n_diff_ids = ids ? ids->u.array.len : 0;
-		r = 0;
-	}
-	if (r == 0 && out->os && strcmp(out->os, "linux") != 0)
+	if (json_get_string(tree, "os", "", &out->os, err) < 0 ||
+	    json_get_string(tree, "architecture", "", &out->arch, err) < 0 ||
+	    image_process_parse(json_member(tree, "config"), out, err) < 0 ||
+	    json_get_object(tree, "rootfs", "", &rootfs, err) < 0 ||
+	    (rootfs && json_get_array(rootfs, "diff_ids", "rootfs", &ids, err) < 0))
+		r = -1;
+	else if (out->os && strcmp(out->os, "linux") != 0)
 		r = json_fail(err, "os", "\"%s\": only linux images run here", out->os);
+	else
+		r = 0;
+	out->n_diff_ids = ids ? ids->u.array.len : 0;
 	if (r < 0)
 		shim_error_wrap(err, "%s", what);
 	yajl_tree_free(tree);
