@@ -210,6 +210,22 @@ static int image_process_parse(yajl_val conf, struct oci_image_config *out,
 	    (!is_null(conf, "Labels") &&
 	     json_get_object(conf, "Labels", "config", &labels, err) < 0))
 		return -1;
+	for (size_t i = 0; out->env && out->env[i]; i++)
+		if (!strchr(out->env[i], '=')) {
+			char where[64];
+
+			snprintf(where, sizeof(where), "config.Env[%zu]", i);
+			return json_fail(err, where, "\"%s\" is not NAME=VALUE", out->env[i]);
+		}
+	/* Docker takes a relative WorkingDir from "/". */
+	if (out->working_dir && out->working_dir[0] != '/') {
+		char *abs = NULL;
+
+		if (asprintf(&abs, "/%s", out->working_dir) < 0)
+			return shim_fail(err, ENOMEM, "config.WorkingDir");
+		free(out->working_dir);
+		out->working_dir = abs;
+	}
 	return labels_parse(labels, &out->labels, err);
 }
 

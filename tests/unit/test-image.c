@@ -140,12 +140,24 @@ TEST(entrypoint_comes_before_cmd)
 	char **args;
 
 	CHECK(oci_image_config_parse(json, strlen(json), "config", &c, &err) == 0);
+	CHECK(!c.working_dir);
 	args = oci_image_args(&c, &err);
 	CHECK(args && strv_len(args) == 3);
 	CHECK_STR(args[0], "/init");
 	CHECK_STR(args[1], "-v");
 	CHECK_STR(args[2], "serve");
 	strv_free(args);
+	oci_image_config_release(&c);
+	return 0;
+}
+
+TEST(a_relative_working_dir_is_taken_from_the_root)
+{
+	const char *json = "{\"config\":{\"WorkingDir\":\"srv/app\"}}";
+	struct oci_image_config c;
+
+	CHECK(oci_image_config_parse(json, strlen(json), "config", &c, &err) == 0);
+	CHECK_STR(c.working_dir, "/srv/app");
 	oci_image_config_release(&c);
 	return 0;
 }
@@ -157,6 +169,8 @@ TEST(bad_image_configs_are_named)
 		{ "{\"config\":{\"Cmd\":\"sh\"}}", "config: config.Cmd: must be an array of strings" },
 		{ "{\"config\":{\"Labels\":{\"a\":1}}}", "config: config.Labels: \"a\": must be a string" },
 		{ "{\"config\":[]}", "config: config: must be an object" },
+		{ "{\"config\":{\"Env\":[\"A=1\",\"B\"]}}",
+		  "config: config.Env[1]: \"B\" is not NAME=VALUE" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -198,13 +212,14 @@ TEST(the_bundle_config_runs_the_image_process_and_parses)
 
 int main(void)
 {
-	TAP_PLAN(8);
+	TAP_PLAN(9);
 	RUN(an_index_is_read_and_a_manifest_picked_by_name);
 	RUN(the_platform_decides_between_unnamed_manifests);
 	RUN(bad_indexes_are_named);
 	RUN(a_manifest_lists_its_config_and_layers_in_order);
 	RUN(an_image_config_with_docker_nulls_is_read);
 	RUN(entrypoint_comes_before_cmd);
+	RUN(a_relative_working_dir_is_taken_from_the_root);
 	RUN(bad_image_configs_are_named);
 	RUN(the_bundle_config_runs_the_image_process_and_parses);
 	TAP_DONE();
