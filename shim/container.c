@@ -51,6 +51,7 @@ struct init_ctx {
 	int sync_fd;		/* the init's end */
 	int runtime_sync_fd;	/* the runtime's end: closed in the child */
 	int dir_fd;		/* the state folder */
+	int lock_fd;		/* the runtime's lock on it: closed in the child */
 	int fifo_fd;		/* exec.fifo, O_PATH: reopened by /proc/self/fd, so
 				 * an init that is no longer host root needs no
 				 * access to the state folder */
@@ -205,6 +206,8 @@ static int init_main(void *arg)
 	char text[2048];
 
 	c->runtime_sync_fd = safe_close(c->runtime_sync_fd);
+	/* or the folder would stay locked, "creating", until start */
+	c->lock_fd = safe_close(c->lock_fd);
 	if (sync_report_setup(c->sync_fd, init_setup(c, &plan, &err), &err) < 0)
 		return 1;
 	c->sync_fd = safe_close(c->sync_fd);
@@ -231,6 +234,9 @@ static char *now_rfc3339(void)
 	return out;
 }
 
+/* state.json: "creating" with pid 0 before the clone (so that a delete -f
+ * after a create killed midway finds the cgroup), "created" with the init's
+ * PID and start time once it is ready. */
 static int record_state(int dir_fd, const struct create_opts *o, const struct bundle *b,
 			const char *cgroup_rel, pid_t pid, struct shim_error *err)
 {
@@ -238,7 +244,7 @@ static int record_state(int dir_fd, const struct create_opts *o, const struct bu
 		.oci_version = b->spec->oci_version,
 		.id = (char *)o->id,
 		.pid = pid,
-		.status = "created",
+		.status = pid ? "created" : "creating",
 		.bundle = b->path,
 		.rootfs = b->rootfs,
 		.owner = "",
@@ -251,9 +257,11 @@ static int record_state(int dir_fd, const struct create_opts *o, const struct bu
 	char pid_text[16];
 
 	st.created = created;
-	if (proc_start_time(pid, &st.init_start_time, err) < 0 ||
+	if ((pid && proc_start_time(pid, &st.init_start_time, err) < 0) ||
 	    store_write_state(dir_fd, &st, err) < 0)
 		return -1;
+	if (!pid)
+		return 0;
 	snprintf(pid_text, sizeof(pid_text), "%d", (int)pid);
 	if (o->pid_file && write_file_atomic(o->pid_file, pid_text, err) < 0)
 		return shim_error_wrap(err, "--pid-file");
@@ -326,14 +334,15 @@ static int connect_agent(const struct oci_spec *s, int *fd, struct shim_error *e
 }
 
 static int spawn_init(const struct create_opts *o, const struct bundle *b, int dir_fd,
-		      int cgroup_fd, const char *cgroup_rel, int *pidfd, int *master,
+		      int lock_fd, int cgroup_fd, const char *cgroup_rel, int *pidfd, int *master,
 		      struct shim_error *err)
 {
 	struct ns_join joins;
 	int sync[2] = { -1, -1 }, console[2] = { -1, -1 }, *idmapped = NULL;
 	struct init_ctx ctx = {
 		.spec = b->spec, .id = o->id, .rootfs = b->rootfs, .bundle = b->path,
-		.joins = &joins, .dir_fd = dir_fd, .preserve_fds = o->preserve_fds,
+		.joins = &joins, .dir_fd = dir_fd, .lock_fd = lock_fd,
+		.preserve_fds = o->preserve_fds,
 		.fifo_fd = -1, .agent_fd = -1,
 	};
 	pid_t pid = -1;
@@ -433,7 +442,7 @@ int container_create(const struct create_opts *o, int *pidfd_out, int *master_ou
 		     struct shim_error *err)
 {
 	struct bundle b = { 0 };
-	_cleanup_close_ int dir_fd = -1, cgroup_fd = -1;
+	_cleanup_close_ int dir_fd = -1, lock_fd = -1, cgroup_fd = -1;
 	char cgroup_rel[PATH_MAX] = "";
 	int pidfd = -1;
 
@@ -446,6 +455,10 @@ int container_create(const struct create_opts *o, int *pidfd_out, int *master_ou
 	dir_fd = store_create(o->root, o->id, err);
 	if (dir_fd < 0)
 		goto fail;
+	/* held until create returns: the folder is "creating" meanwhile */
+	lock_fd = store_lock(dir_fd, o->id, err);
+	if (lock_fd < 0)
+		goto fail_remove;
 	if (mkfifoat(dir_fd, STORE_FIFO, 0600) < 0) {
 		shim_fail_errno(err, "mkfifo %s/%s/%s", o->root, o->id, STORE_FIFO);
 		goto fail_remove;
@@ -453,9 +466,10 @@ int container_create(const struct create_opts *o, int *pidfd_out, int *master_ou
 	/* the init writes it as the user namespace's root */
 	if (new_user_ns(b.spec) && fchown_to_ns_root(dir_fd, b.spec, err) < 0)
 		goto fail_remove;
-	if (make_cgroup(o, b.spec, cgroup_rel, sizeof(cgroup_rel), &cgroup_fd, err) < 0)
+	if (make_cgroup(o, b.spec, cgroup_rel, sizeof(cgroup_rel), &cgroup_fd, err) < 0 ||
+	    record_state(dir_fd, o, &b, cgroup_rel, 0, err) < 0)
 		goto fail_remove;
-	if (spawn_init(o, &b, dir_fd, cgroup_fd, cgroup_rel, &pidfd, master_out, err) < 0) {
+	if (spawn_init(o, &b, dir_fd, lock_fd, cgroup_fd, cgroup_rel, &pidfd, master_out, err) < 0) {
 		poststop_after_failure(o, &b);
 		goto fail_remove;
 	}
@@ -484,6 +498,17 @@ fail:
 
 /* --- the other verbs --- */
 
+/* state.json without an init: is its create still running (it holds the
+ * folder's lock) or did it die midway (kill -9, a crash)? */
+static bool creator_alive(int dir_fd, const char *id)
+{
+	int lock = store_lock(dir_fd, id, NULL);
+	bool busy = lock < 0 && errno == EWOULDBLOCK;
+
+	safe_close(lock);
+	return busy;
+}
+
 int container_load(const char *root, const char *id, struct container *c, struct shim_error *err)
 {
 	memset(c, 0, sizeof(*c));
@@ -498,20 +523,25 @@ int container_load(const char *root, const char *id, struct container *c, struct
 		return -1;
 	}
 	c->id = c->state->id;
-	c->pidfd = pidfd_open_verified(c->state->pid, c->state->init_start_time, err);
-	if (c->pidfd < 0 && errno != ESRCH) {
-		container_release(c);
-		return -1;
+	if (c->state->pid == 0) {
+		c->status = creator_alive(c->dir_fd, id) ? STATUS_CREATING : STATUS_STOPPED;
+	} else {
+		c->pidfd = pidfd_open_verified(c->state->pid, c->state->init_start_time, err);
+		if (c->pidfd < 0 && errno != ESRCH) {
+			container_release(c);
+			return -1;
+		}
+		if (c->pidfd < 0 || pidfd_exited(c->pidfd))
+			c->status = STATUS_STOPPED;
+		else if (faccessat(c->dir_fd, STORE_FIFO, F_OK, 0) == 0)
+			c->status = STATUS_CREATED;
+		else
+			c->status = STATUS_RUNNING;
 	}
-	if (c->pidfd < 0 || pidfd_exited(c->pidfd))
-		c->status = STATUS_STOPPED;
-	else if (faccessat(c->dir_fd, STORE_FIFO, F_OK, 0) == 0)
-		c->status = STATUS_CREATED;
-	else
-		c->status = STATUS_RUNNING;
 	if (c->state->cgroup_path) {
 		c->cgroup_fd = cgroup_open(c->state->cgroup_path, NULL);
-		if (c->status != STATUS_STOPPED && cgroup_is_frozen(c->cgroup_fd) == 1)
+		if ((c->status == STATUS_CREATED || c->status == STATUS_RUNNING) &&
+		    cgroup_is_frozen(c->cgroup_fd) == 1)
 			c->status = STATUS_PAUSED;
 	}
 	free(c->state->status);
@@ -526,6 +556,7 @@ const char *container_status_name(enum container_status s)
 	static const char *const names[] = {
 		[STATUS_CREATED] = "created", [STATUS_RUNNING] = "running",
 		[STATUS_PAUSED] = "paused", [STATUS_STOPPED] = "stopped",
+		[STATUS_CREATING] = "creating",
 	};
 
 	return names[s];
@@ -565,7 +596,8 @@ int container_start(struct container *c, struct shim_error *err)
 
 	if (c->status == STATUS_STOPPED)
 		return shim_fail(err, 0, "cannot start a container that has stopped");
-	if (c->status == STATUS_RUNNING || c->status == STATUS_PAUSED)
+	if (c->status == STATUS_RUNNING || c->status == STATUS_PAUSED ||
+	    c->status == STATUS_CREATING)
 		return shim_fail(err, 0, "cannot start an already %s container",
 				 container_status_name(c->status));
 	/* Non-blocking, so an init that died first cannot hang us; its own
@@ -631,6 +663,8 @@ int container_kill(struct container *c, int sig, bool all, struct shim_error *er
 {
 	if (c->status == STATUS_STOPPED)
 		return shim_fail(err, 0, "container not running");
+	if (c->status == STATUS_CREATING)
+		return shim_fail(err, 0, "container %s is being created", c->id);
 	if (all)
 		return kill_all(c, sig, err);
 	return pidfd_signal(c->pidfd, sig, err);
@@ -638,10 +672,18 @@ int container_kill(struct container *c, int sig, bool all, struct shim_error *er
 
 int container_delete(const char *root, struct container *c, bool force, struct shim_error *err)
 {
+	_cleanup_close_ int lock = -1;
+
+	if (c->status == STATUS_CREATING)
+		return shim_fail(err, EBUSY, "container %s is being created", c->id);
+	/* one delete at a time; a create that took the ID again waits */
+	lock = store_lock(c->dir_fd, c->id, err);
+	if (lock < 0)
+		return -1;
 	if ((c->status == STATUS_RUNNING || c->status == STATUS_PAUSED) && !force)
 		return shim_fail(err, 0, "cannot delete container %s that is not stopped: %s", c->id,
 				 container_status_name(c->status));
-	if (c->status != STATUS_STOPPED) {
+	if (c->status != STATUS_STOPPED && c->pidfd >= 0) {
 		int r;
 
 		if (pidfd_signal(c->pidfd, SIGKILL, err) < 0)

@@ -34,7 +34,10 @@ struct create_opts {
 	bool terminal_proxy;		/* `run` in the foreground: it copies the pty */
 };
 
-enum container_status { STATUS_CREATED, STATUS_RUNNING, STATUS_PAUSED, STATUS_STOPPED };
+enum container_status {
+	STATUS_CREATED, STATUS_RUNNING, STATUS_PAUSED, STATUS_STOPPED,
+	STATUS_CREATING,	/* state.json has no init yet and its create runs */
+};
 
 struct container {
 	char *id;

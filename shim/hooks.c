@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +26,7 @@ extern char **environ;
 struct hook_child {
 	const struct oci_hook *hook;
 	int in, out;		/* the child's ends */
+	pid_t runtime;		/* its parent */
 };
 
 static int hook_main(void *arg)
@@ -33,6 +35,10 @@ static int hook_main(void *arg)
 	char *default_args[] = { c->hook->path, NULL }, *no_env[] = { NULL };
 	sigset_t none;
 
+	/* A runtime killed while its hook runs takes the hook along (kept
+	 * across execve): nothing is left running that nobody waits for. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != c->runtime)
+		return 127;
 	if (dup2(c->in, STDIN_FILENO) < 0 || dup2(c->out, STDOUT_FILENO) < 0 ||
 	    dup2(c->out, STDERR_FILENO) < 0)
 		return 127;
@@ -100,7 +106,7 @@ static int run_one(const struct oci_hook *hook, const char *where, const char *s
 {
 	int in[2], out[2], status = 0, pidfd = -1;
 	char kept[OUTPUT_KEPT] = "";
-	struct hook_child c = { .hook = hook };
+	struct hook_child c = { .hook = hook, .runtime = getpid() };
 	bool exited;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in) < 0)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -123,6 +124,26 @@ struct oci_state *store_read_state(int dir_fd, const char *id, struct shim_error
 	if (!st)
 		shim_error_wrap(err, "container \"%s\": state.json", id);
 	return st;
+}
+
+int store_lock(int dir_fd, const char *id, struct shim_error *err)
+{
+	int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return shim_fail_errno(err, "container %s: open its state folder", id);
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int e = errno;
+
+		safe_close(fd);
+		if (e == EWOULDBLOCK)
+			shim_fail(err, 0, "container %s is busy (being created or deleted)", id);
+		else
+			shim_fail(err, e, "container %s: lock its state folder", id);
+		errno = e;	/* callers tell busy from broken by it */
+		return -1;
+	}
+	return fd;
 }
 
 bool store_has(const char *root, const char *id)

@@ -35,6 +35,11 @@ char **store_list(const char *root, struct shim_error *err);
 /* Write text to path atomically (temporary file in the same folder, rename). */
 int write_file_atomic(const char *path, const char *text, struct shim_error *err);
 
+/* An fd holding the folder's exclusive flock (never waits): create keeps
+ * it until the init is ready, delete while it removes. -1 with errno
+ * EWOULDBLOCK (and err filled, unless NULL) when somebody holds it. */
+int store_lock(int dir_fd, const char *id, struct shim_error *err);
+
 /* Whether root/id exists (true also when it cannot be told). */
 bool store_has(const char *root, const char *id);
 
