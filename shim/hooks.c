@@ -13,6 +13,7 @@
 
 #include "oci/state.h"
 #include "shim/cleanup.h"
+#include "shim/clock.h"
 #include "shim/clone.h"
 #include "shim/fd.h"
 #include "shim/hooks.h"
@@ -52,24 +53,16 @@ static int hook_main(void *arg)
 	return 127;
 }
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Collect the hook's output until it exits or its time is up; 1 if it
  * exited, 0 on timeout. */
 static int watch(int pidfd, int out, unsigned int timeout_s, char *kept, size_t len)
 {
-	long deadline = timeout_s ? now_ms() + timeout_s * 1000L : -1;
+	long deadline = timeout_s ? clock_ms() + timeout_s * 1000L : -1;
 	size_t got = 0;
 
 	for (;;) {
 		struct pollfd p[2] = { { .fd = pidfd, .events = POLLIN }, { .fd = out, .events = POLLIN } };
-		long left = deadline < 0 ? -1 : deadline - now_ms();
+		long left = deadline < 0 ? -1 : deadline - clock_ms();
 		char buf[512];
 		ssize_t n;
 

@@ -14,6 +14,7 @@
 #include "shim/idmap.h"
 #include "shim/mount.h"
 #include "shim/mount_options.h"
+#include "shim/namespaces.h"
 #include "shim/pidfd.h"
 
 /* The namespace's holder: it lives until the runtime closes its end. */
@@ -24,21 +25,6 @@ static int wait_for_eof(void *arg)
 
 	close(hold[1]);
 	return read(hold[0], &byte, 1) < 0;
-}
-
-static int write_map(pid_t pid, const char *file, const struct oci_id_mapping *m, size_t n,
-		     struct shim_error *err)
-{
-	char path[64], text[4096];
-	size_t used = 0;
-
-	for (size_t i = 0; i < n && used < sizeof(text); i++)
-		used += (size_t)snprintf(text + used, sizeof(text) - used, "%u %u %u\n",
-					 m[i].container_id, m[i].host_id, m[i].size);
-	if (used >= sizeof(text))
-		return shim_fail(err, E2BIG, "too many mappings");
-	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
-	return write_text_file(path, text, err);
 }
 
 /* A user namespace with these maps, as an fd. */
@@ -52,8 +38,11 @@ static int userns_for(const struct oci_mount *m, struct shim_error *err)
 		return shim_fail_errno(err, "pipe");
 	pid = clone_with_pidfd(CLONE_NEWUSER, -1, wait_for_eof, hold, &pidfd, err);
 	close(hold[0]);
-	if (pid > 0 && write_map(pid, "uid_map", m->uid_mappings, m->n_uid_mappings, err) == 0 &&
-	    write_map(pid, "gid_map", m->gid_mappings, m->n_gid_mappings, err) == 0) {
+	if (pid > 0 &&
+	    ns_write_map(pid, "uid_map", m->uid_mappings, m->n_uid_mappings,
+			 "the mount's uidMappings", err) == 0 &&
+	    ns_write_map(pid, "gid_map", m->gid_mappings, m->n_gid_mappings,
+			 "the mount's gidMappings", err) == 0) {
 		snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
 		ns = open(path, O_RDONLY | O_CLOEXEC);
 		if (ns < 0)

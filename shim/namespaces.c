@@ -80,8 +80,8 @@ void ns_close_joins(struct ns_join *j)
 		j->fd[t] = safe_close(j->fd[t]);
 }
 
-static int write_map(pid_t pid, const char *file, const struct oci_id_mapping *m, size_t n,
-		     const char *field, struct shim_error *err)
+int ns_write_map(pid_t pid, const char *file, const struct oci_id_mapping *m, size_t n,
+		 const char *field, struct shim_error *err)
 {
 	char path[64], text[4096];
 	size_t used = 0;
@@ -91,19 +91,21 @@ static int write_map(pid_t pid, const char *file, const struct oci_id_mapping *m
 				 m[i].host_id, m[i].size);
 
 		if (w < 0 || (size_t)w >= sizeof(text) - used)
-			return shim_fail(err, E2BIG, "linux.%s: too many entries", field);
+			return shim_fail(err, E2BIG, "%s: too many entries", field);
 		used += (size_t)w;
 	}
 	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
 	if (write_text_file(path, text, err) < 0)
-		return shim_error_wrap(err, "linux.%s", field);
+		return shim_error_wrap(err, "%s", field);
 	return 0;
 }
 
 int ns_write_id_maps(pid_t pid, const struct oci_spec *spec, struct shim_error *err)
 {
-	if (write_map(pid, "uid_map", spec->uid_mappings, spec->n_uid_mappings, "uidMappings", err) < 0 ||
-	    write_map(pid, "gid_map", spec->gid_mappings, spec->n_gid_mappings, "gidMappings", err) < 0)
+	if (ns_write_map(pid, "uid_map", spec->uid_mappings, spec->n_uid_mappings,
+			 "linux.uidMappings", err) < 0 ||
+	    ns_write_map(pid, "gid_map", spec->gid_mappings, spec->n_gid_mappings,
+			 "linux.gidMappings", err) < 0)
 		return -1;
 	return 0;
 }

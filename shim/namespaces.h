@@ -37,6 +37,11 @@ void ns_close_joins(struct ns_join *j);
 /* /proc/PID/uid_map and gid_map from linux.uidMappings and gidMappings,
  * written by the runtime (as root in the parent user namespace) while the
  * child waits. */
+/* Write ID mappings to /proc/PID/FILE (uid_map, gid_map); field names
+ * them in errors ("linux.uidMappings"). */
+int ns_write_map(pid_t pid, const char *file, const struct oci_id_mapping *m, size_t n,
+		 const char *field, struct shim_error *err);
+
 int ns_write_id_maps(pid_t pid, const struct oci_spec *spec, struct shim_error *err);
 
 /* The host uid and gid that container ID 0 maps to; -1 if unmapped. */

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "shim/cgroup.h"
+#include "shim/clock.h"
 #include "shim/cmd/cmd.h"
 #include "shim/pidfd.h"
 
@@ -79,18 +80,10 @@ static int parse_interval(const char *text, long *ms, struct shim_error *err)
 	return 0;
 }
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static int follow(struct container *c, long interval_ms)
 {
 	uint64_t ooms = keyed(c->cgroup_fd, "memory.events", "oom_kill");
-	long next = now_ms();
+	long next = clock_ms();
 
 	for (;;) {
 		struct pollfd p = { .fd = c->pidfd, .events = POLLIN };
@@ -101,7 +94,7 @@ static int follow(struct container *c, long interval_ms)
 			fflush(stdout);
 			ooms = now_ooms;
 		}
-		if (now_ms() >= next) {
+		if (clock_ms() >= next) {
 			print_stats(c->id, c->cgroup_fd);
 			next += interval_ms;
 		}
