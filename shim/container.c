@@ -610,8 +610,14 @@ int container_start(struct container *c, struct shim_error *err)
 	while (poll(p, 2, -1) < 0)
 		if (errno != EINTR)
 			return shim_fail_errno(err, "start: poll");
-	if (!(p[0].revents & POLLIN) || read(fifo, &byte, 1) != 1)
-		return shim_fail(err, 0, "container \"%s\": the init exited before start", c->id);
+	if (!(p[0].revents & POLLIN) || read(fifo, &byte, 1) != 1) {
+		char how[96];
+
+		pidfd_describe_exit(c->pidfd, how, sizeof(how));
+		return shim_fail(err, 0, "container \"%s\": the init exited before start (%s; "
+				 "exec.fifo events 0x%x, init 0x%x)", c->id, how,
+				 (unsigned)p[0].revents, (unsigned)p[1].revents);
+	}
 	if (unlinkat(c->dir_fd, STORE_FIFO, 0) < 0)
 		return shim_fail_errno(err, "start: remove exec.fifo");
 	c->status = STATUS_RUNNING;

@@ -102,6 +102,21 @@ int pidfd_reap(int pidfd, int *status, struct shim_error *err)
 	return 0;
 }
 
+void pidfd_describe_exit(int pidfd, char *buf, size_t len)
+{
+	siginfo_t info = { 0 };
+
+	if (waitid((idtype_t)P_PIDFD, (id_t)pidfd, &info, WEXITED | WNOHANG | WNOWAIT) < 0)
+		snprintf(buf, len, "its status is not ours to see");
+	else if (info.si_pid == 0)
+		snprintf(buf, len, "it has not exited");
+	else if (info.si_code == CLD_EXITED)
+		snprintf(buf, len, "exit status %d", info.si_status);
+	else
+		snprintf(buf, len, "killed by signal %d (%s)", info.si_status,
+			 strsignal(info.si_status));
+}
+
 int pidfd_send_to_socket(const char *socket_path, int pidfd, struct shim_error *err)
 {
 	_cleanup_close_ int s = fd_connect_unix(socket_path, "--pidfd-socket", err);

@@ -33,6 +33,10 @@ int pidfd_signal(int pidfd, int sig, struct shim_error *err);
 int pidfd_reap(int pidfd, int *status, struct shim_error *err);
 
 /* Send pidfd over SCM_RIGHTS to the unix socket at path (--pidfd-socket). */
+/* How a child of ours exited ("exit status 1", "killed by signal 9"),
+ * without reaping it; what it can tell otherwise. */
+void pidfd_describe_exit(int pidfd, char *buf, size_t len);
+
 int pidfd_send_to_socket(const char *path, int pidfd, struct shim_error *err);
 
 /* For a child of ours that must not live on: SIGKILL, then reap it. */

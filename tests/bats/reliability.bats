@@ -204,3 +204,40 @@ state.json" ]
 	kill -0 "$other"
 	kill "$other"
 }
+
+@test "hostile configs are refused naming the JSON path, and leave nothing" {
+	cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/good.json"
+	# 100000 nested arrays as process.args (spliced in: jq has a depth limit)
+	deep=$(head -c 100000 < /dev/zero | tr '\0' '[')$(head -c 100000 < /dev/zero | tr '\0' ']')
+	text=$(jq '.process.args = "DEEP"' "$BATS_TEST_TMPDIR/good.json")
+	printf '%s%s%s' "${text%%\"DEEP\"*}" "$deep" "${text#*\"DEEP\"}" > "$BUNDLE/config.json"
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "process.args[0]: must be a string"
+	assert_nothing_left
+	cases=(
+		'.process.args = [1]|process.args[0]: must be a string'
+		'.process.env = {"A": "1"}|process.env: must be an array of strings'
+		'.mounts = [range(20000) | {"destination": "/x", "type": 7}]|mounts[0].type: must be a string'
+		'.linux.namespaces = [range(10000) | {"type": "bogus"}]|linux.namespaces[0].type: unknown namespace type "bogus"'
+		'.process.rlimits = [{"type": "RLIMIT_NOFILE", "soft": -1, "hard": 1}]|process.rlimits[0].soft: must be a non-negative integer'
+		'.root.path = "/proc/self/fd/3"|root.path: /proc/self/fd/3: Not a directory'
+	)
+	for c in "${cases[@]}"; do
+		filter=${c%%|*} want=${c#*|}
+		jq "$filter" "$BATS_TEST_TMPDIR/good.json" > "$BUNDLE/config.json"
+		shim_detached create -b "$BUNDLE" c1
+		assert_failure
+		assert_output_has "$want"
+		assert_nothing_left
+	done
+}
+
+@test "a config with 50000 env entries runs and the process sees them all" {
+	update_config '.process.args = ["sh", "-c", "env | grep -c ^V"] |
+		.process.env += [range(50000) | "V\(.)=x"] | .mounts |= map(select(.destination != "/hk"))'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output 50000
+	assert_nothing_left
+}
