@@ -607,9 +607,23 @@ int container_start(struct container *c, struct shim_error *err)
 		return shim_fail_errno(err, "start: open exec.fifo");
 	p[0] = (struct pollfd){ .fd = fifo, .events = POLLIN };
 	p[1] = (struct pollfd){ .fd = c->pidfd, .events = POLLIN };
-	while (poll(p, 2, -1) < 0)
-		if (errno != EINTR)
+	for (;;) {
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
 			return shim_fail_errno(err, "start: poll");
+		}
+		if ((p[0].revents & POLLIN) || (p[1].revents & POLLIN))
+			break;
+		/* Hang-up without data: the init's open for writing came and
+		 * went (a signal interrupted it; it restarts). The hang-up
+		 * stays until it is back, so wait on the init a little. */
+		p[1].revents = 0;
+		if (poll(&p[1], 1, 10) < 0 && errno != EINTR)
+			return shim_fail_errno(err, "start: poll");
+		if (p[1].revents & POLLIN)
+			break;
+	}
 	if (!(p[0].revents & POLLIN) || read(fifo, &byte, 1) != 1) {
 		char how[96];
 

@@ -216,15 +216,15 @@ state.json" ]
 	assert_output_has "process.args[0]: must be a string"
 	assert_nothing_left
 	cases=(
-		'.process.args = [1]|process.args[0]: must be a string'
-		'.process.env = {"A": "1"}|process.env: must be an array of strings'
-		'.mounts = [range(20000) | {"destination": "/x", "type": 7}]|mounts[0].type: must be a string'
-		'.linux.namespaces = [range(10000) | {"type": "bogus"}]|linux.namespaces[0].type: unknown namespace type "bogus"'
-		'.process.rlimits = [{"type": "RLIMIT_NOFILE", "soft": -1, "hard": 1}]|process.rlimits[0].soft: must be a non-negative integer'
-		'.root.path = "/proc/self/fd/3"|root.path: /proc/self/fd/3: Not a directory'
+		'.process.args = [1] => process.args[0]: must be a string'
+		'.process.env = {"A": "1"} => process.env: must be an array of strings'
+		'.mounts = [range(20000) | {"destination": "/x", "type": 7}] => mounts[0].type: must be a string'
+		'.linux.namespaces = [range(10000) | {"type": "bogus"}] => linux.namespaces[0].type: unknown namespace type "bogus"'
+		'.process.rlimits = [{"type": "RLIMIT_NOFILE", "soft": -1, "hard": 1}] => process.rlimits[0].soft: must be a non-negative integer'
+		'.root.path = "/proc/self/fd/3" => root.path: /proc/self/fd/3: '
 	)
 	for c in "${cases[@]}"; do
-		filter=${c%%|*} want=${c#*|}
+		filter=${c%% => *} want=${c#* => }
 		jq "$filter" "$BATS_TEST_TMPDIR/good.json" > "$BUNDLE/config.json"
 		shim_detached create -b "$BUNDLE" c1
 		assert_failure
