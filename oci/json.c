@@ -24,6 +24,10 @@ yajl_val json_parse(const char *json, size_t len, const char *what, struct shim_
 		shim_fail(err, 0, "the %s holds a NUL byte", what);
 		return NULL;
 	}
+	if (json_guard(text, len, what, err) < 0) {
+		free(text);
+		return NULL;
+	}
 	tree = yajl_tree_parse(text, errbuf, sizeof(errbuf));
 	free(text);
 	if (!tree) {

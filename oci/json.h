@@ -14,6 +14,15 @@
 
 #include "shim/error.h"
 
+/* How deep arrays and objects may nest in any JSON the runtime reads. */
+#define JSON_MAX_DEPTH 512
+#define JSON_MAX_DEPTH_TEXT "512"
+
+/* Refuse JSON nested deeper than JSON_MAX_DEPTH or with a NUL byte in a
+ * string or member name, naming the JSON path; syntax errors pass (the
+ * tree parser reports them). json_parse calls it first. */
+int json_guard(const char *json, size_t len, const char *what, struct shim_error *err);
+
 /* Parse JSON text of len bytes (no NUL inside); what names it in errors
  * ("config"). Free with yajl_tree_free(). */
 yajl_val json_parse(const char *json, size_t len, const char *what, struct shim_error *err);

@@ -12,6 +12,7 @@
 
 #include "shim/cleanup.h"
 #include "shim/fsutil.h"
+#include "shim/syscalls.h"
 
 int mkdir_p(const char *path, mode_t parent_mode, mode_t mode, struct shim_error *err)
 {
@@ -74,19 +75,20 @@ static bool grow(char **buf, size_t *cap, size_t want)
 }
 
 /* Read to EOF: /proc and /sys files say they are 0 bytes long. */
-char *read_small_file(const char *path, size_t max, size_t *len, struct shim_error *err)
+char *read_small_fd(int fd, const char *what, size_t max, size_t *len, struct shim_error *err)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	char *buf = NULL;
 	size_t got = 0, cap = 0;
 
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		shim_fail_errno(err, "%s", path);
+	if (fstat(fd, &st) < 0) {
+		shim_fail_errno(err, "%s", what);
 		return NULL;
 	}
+	/* a FIFO, a device (/dev/zero) or a folder is no file to read whole */
 	if (!S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
-		shim_fail(err, S_ISREG(st.st_mode) ? EFBIG : EINVAL, "%s", path);
+		shim_fail(err, S_ISREG(st.st_mode) ? EFBIG : EINVAL, "%s%s", what,
+			  S_ISREG(st.st_mode) ? "" : ": not a regular file");
 		return NULL;
 	}
 	for (;;) {
@@ -94,7 +96,7 @@ char *read_small_file(const char *path, size_t max, size_t *len, struct shim_err
 
 		if (!grow(&buf, &cap, got + ((size_t)st.st_size > got ? (size_t)st.st_size - got : 4096))) {
 			free(buf);
-			shim_fail(err, ENOMEM, "%s", path);
+			shim_fail(err, ENOMEM, "%s", what);
 			return NULL;
 		}
 		n = read(fd, buf + got, cap - 1 - got);
@@ -102,7 +104,7 @@ char *read_small_file(const char *path, size_t max, size_t *len, struct shim_err
 			continue;
 		if (n < 0) {
 			free(buf);
-			shim_fail_errno(err, "reading %s", path);
+			shim_fail_errno(err, "reading %s", what);
 			return NULL;
 		}
 		if (n == 0)
@@ -110,7 +112,7 @@ char *read_small_file(const char *path, size_t max, size_t *len, struct shim_err
 		got += (size_t)n;
 		if (got > max) {
 			free(buf);
-			shim_fail(err, EFBIG, "%s", path);
+			shim_fail(err, EFBIG, "%s", what);
 			return NULL;
 		}
 	}
@@ -118,6 +120,43 @@ char *read_small_file(const char *path, size_t max, size_t *len, struct shim_err
 	if (len)
 		*len = got;
 	return buf;
+}
+
+char *read_small_file(const char *path, size_t max, size_t *len, struct shim_error *err)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		shim_fail_errno(err, "%s", path);
+		return NULL;
+	}
+	return read_small_fd(fd, path, max, len, err);
+}
+
+int openat2_retry(int dirfd, const char *path, int flags, uint64_t resolve)
+{
+	struct shim_open_how how = { .flags = (uint64_t)(flags | O_CLOEXEC), .resolve = resolve };
+
+	for (int i = 0;; i++) {
+		int fd = sys_openat2(dirfd, path, &how, sizeof(how));
+
+		if (fd >= 0 || errno != EAGAIN || i == OPENAT2_RETRIES)
+			return fd;
+	}
+}
+
+char *read_file_in_root(int root_fd, const char *path, size_t max, size_t *len,
+			struct shim_error *err)
+{
+	/* O_NONBLOCK: opening a FIFO the container planted must not hang */
+	_cleanup_close_ int fd = openat2_retry(root_fd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY,
+					       RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+
+	if (fd < 0) {
+		shim_fail_errno(err, "open %s in the rootfs", path);
+		return NULL;
+	}
+	return read_small_fd(fd, path, max, len, err);
 }
 
 /* Remove everything in the folder dirfd/name (not the folder itself). */

@@ -4,6 +4,7 @@
 #define SHIM_FSUTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "shim/error.h"
@@ -21,6 +22,24 @@ int write_text_file(const char *path, const char *text, struct shim_error *err);
 /* Read a whole regular file of at most max bytes, NUL-terminated; its
  * length in *len unless len is NULL. */
 char *read_small_file(const char *path, size_t max, size_t *len, struct shim_error *err);
+
+/* As read_small_file, from an open fd; what names it in errors. Refuses
+ * anything but a regular file (a FIFO, /dev/zero) and more than max bytes. */
+char *read_small_fd(int fd, const char *what, size_t max, size_t *len, struct shim_error *err);
+
+/* How often openat2 is tried again when it says EAGAIN (a rename or mount
+ * raced with a RESOLVE_IN_ROOT or RESOLVE_BENEATH walk). */
+#define OPENAT2_RETRIES 256
+
+/* openat2 with O_CLOEXEC added, tried again on EAGAIN up to OPENAT2_RETRIES
+ * times. Returns the fd, or -1 with errno set (a thin syscall wrapper). */
+int openat2_retry(int dirfd, const char *path, int flags, uint64_t resolve);
+
+/* read_small_fd of path resolved inside root_fd (RESOLVE_IN_ROOT, no magic
+ * links), opened without blocking: the container's /etc/passwd and the like.
+ * A missing file fails with errnum ENOENT. */
+char *read_file_in_root(int root_fd, const char *path, size_t max, size_t *len,
+			struct shim_error *err);
 
 /* rm -rf dirfd/name without following symlinks; absent is fine. */
 int remove_tree_at(int dirfd, const char *name, struct shim_error *err);

@@ -80,14 +80,11 @@ static char *split_last(char *path)
  * create, missing folders are made (0755, root-owned, as tar does). */
 static int open_dir_in_root(int rootfd, const char *path, bool create, struct shim_error *err)
 {
-	struct shim_open_how how = {
-		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
-	};
+	const uint64_t resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
 	char parent[PATH_MAX], *name;
 	int fd, pfd;
 
-	fd = sys_openat2(rootfd, *path ? path : ".", &how, sizeof(how));
+	fd = openat2_retry(rootfd, *path ? path : ".", O_PATH | O_DIRECTORY, resolve);
 	if (fd >= 0 || errno != ENOENT || !create)
 		return fd >= 0 ? fd : shim_fail_errno(err, "open folder /%s in the rootfs", path);
 	snprintf(parent, sizeof(parent), "%s", path);
@@ -100,7 +97,7 @@ static int open_dir_in_root(int rootfd, const char *path, bool create, struct sh
 		return shim_fail_errno(err, "mkdir /%s in the rootfs", path);
 	}
 	safe_close(pfd);
-	fd = sys_openat2(rootfd, path, &how, sizeof(how));
+	fd = openat2_retry(rootfd, path, O_PATH | O_DIRECTORY, resolve);
 	return fd >= 0 ? fd : shim_fail_errno(err, "open folder /%s in the rootfs", path);
 }
 

@@ -9,44 +9,22 @@
 #include <unistd.h>
 
 #include "shim/cleanup.h"
+#include "shim/fsutil.h"
 #include "shim/passwd.h"
 #include "shim/syscalls.h"
 
 #define DB_MAX (4 << 20)
 
-/* The file at path inside the root, NUL-terminated; "" when absent. */
+/* The file at path inside the root, NUL-terminated; "" when absent. Only
+ * a regular file of at most DB_MAX bytes is read: the image's /etc/passwd
+ * may be a link to /dev/zero or a FIFO. */
 static char *read_in_root(int rootfd, const char *path, struct shim_error *err)
 {
-	struct shim_open_how how = {
-		.flags = O_RDONLY | O_CLOEXEC,
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
-	};
-	_cleanup_close_ int fd = sys_openat2(rootfd, path, &how, sizeof(how));
-	size_t got = 0;
-	char *buf;
+	char *text = read_file_in_root(rootfd, path, DB_MAX, NULL, err);
 
-	if (fd < 0 && errno == ENOENT)
+	if (!text && err && err->errnum == ENOENT)
 		return strdup("");
-	if (fd < 0) {
-		shim_fail_errno(err, "open /%s in the rootfs", path);
-		return NULL;
-	}
-	if (!(buf = malloc(DB_MAX + 1))) {
-		shim_fail(err, ENOMEM, "/%s", path);
-		return NULL;
-	}
-	for (ssize_t n; got < DB_MAX && (n = read(fd, buf + got, DB_MAX - got)) != 0;) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			free(buf);
-			shim_fail_errno(err, "read /%s in the rootfs", path);
-			return NULL;
-		}
-		got += n;
-	}
-	buf[got] = '\0';
-	return buf;
+	return text;
 }
 
 static bool parse_id(const char *s, uint32_t *out)

@@ -79,20 +79,24 @@ static int find_exe(const char *name, char *const *env, char *out, size_t len,
 	return shim_fail(err, 0, "exec: \"%s\": executable file not found in $PATH", name);
 }
 
-/* HOME from the container's /etc/passwd, as runc sets it; "/" otherwise. */
+#define PASSWD_MAX (4 << 20)
+
+/* HOME from the container's /etc/passwd, as runc sets it; "/" otherwise.
+ * The file is the container's: read only if it is a regular file of at
+ * most PASSWD_MAX bytes (a link to /dev/zero or a FIFO must not hang us). */
 static void home_of(uid_t uid, char *out, size_t len)
 {
-	FILE *f = fopen("/etc/passwd", "re");
-	char line[1024];
+	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_free_ char *db = root < 0 ? NULL : read_file_in_root(root, "/etc/passwd",
+								      PASSWD_MAX, NULL, NULL);
+	char *save = NULL;
 
 	snprintf(out, len, "/");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
+	for (char *line = db ? strtok_r(db, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
 		char *fields[7] = { 0 }, *p = line;
 		int n = 0;
 
-		line[strcspn(line, "\n")] = '\0';
 		/* strsep keeps empty fields, which passwd has */
 		while (n < 7 && (fields[n] = strsep(&p, ":")))
 			n++;
@@ -101,7 +105,6 @@ static void home_of(uid_t uid, char *out, size_t len)
 			break;
 		}
 	}
-	fclose(f);
 }
 
 static int build_env(const struct oci_process *p, struct process_plan *plan,

@@ -7,17 +7,14 @@
 #include <sys/sysmacros.h>
 
 #include "shim/cleanup.h"
+#include "shim/fsutil.h"
 #include "shim/mount.h"
 #include "shim/rootfs.h"
 #include "shim/syscalls.h"
 
 int rootfs_open(int root_fd, const char *path, int flags, struct shim_error *err)
 {
-	struct shim_open_how how = {
-		.flags = (uint64_t)(flags | O_CLOEXEC),
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
-	};
-	int fd = sys_openat2(root_fd, path, &how, sizeof(how));
+	int fd = openat2_retry(root_fd, path, flags, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
 
 	if (fd < 0)
 		return shim_fail_errno(err, "open %s in the rootfs", path);

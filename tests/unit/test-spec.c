@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 
+#include "oci/json.h"
 #include "oci/spec.h"
 #include "tests/unit/tap.h"
 
@@ -267,9 +268,45 @@ TEST(a_nul_byte_is_refused)
 	return 0;
 }
 
+TEST(a_nul_escape_in_a_string_is_refused_by_its_path)
+{
+	CHECK(refuses(MINIMAL ",\"mounts\":[{\"destination\":\"/a\\u0000b\"}]}",
+		      "mounts[0].destination: holds a NUL byte"));
+	CHECK(refuses("{\"process\":{\"env\":[\"A=1\",\"B\\u0000=2\"]}}",
+		      "process.env[1]: holds a NUL byte"));
+	CHECK(refuses("{\"linux\":{\"sysctl\":{\"kernel.x\\u0000\":\"1\"}}}",
+		      "linux.sysctl.kernel.x: a member name holds a NUL byte"));
+	/* an escaped backslash followed by "u0000" is no NUL */
+	CHECK(refuses("{\"process\":{\"cwd\":\"\\\\u0000\"}}", "ociVersion: missing"));
+	return 0;
+}
+
+static char *nested(size_t depth)
+{
+	char *json = malloc(2 * depth + 1);
+
+	memset(json, '[', depth);
+	memset(json + depth, ']', depth);
+	json[2 * depth] = '\0';
+	return json;
+}
+
+TEST(nesting_deeper_than_the_bound_is_refused)
+{
+	char *deep = nested(300000), *fine = nested(JSON_MAX_DEPTH);
+
+	CHECK(refuses(deep, "[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]...: "
+			    "nested deeper than 512 levels"));
+	/* 512 levels are still read (and refused for what they are) */
+	CHECK(refuses(fine, "the config must be a JSON object"));
+	free(deep);
+	free(fine);
+	return 0;
+}
+
 int main(void)
 {
-	TAP_PLAN(17);
+	TAP_PLAN(19);
 	RUN(the_default_spec_parses);
 	RUN(a_minimal_config_parses);
 	RUN(unknown_members_are_ignored);
@@ -287,5 +324,7 @@ int main(void)
 	RUN(bad_seccomp_profiles_are_named);
 	RUN(sysctl_and_oom_score_adj_are_checked);
 	RUN(a_nul_byte_is_refused);
+	RUN(a_nul_escape_in_a_string_is_refused_by_its_path);
+	RUN(nesting_deeper_than_the_bound_is_refused);
 	TAP_DONE();
 }
