@@ -30,6 +30,7 @@
 #include "shim/namespaces.h"
 #include "shim/pidfd.h"
 #include "shim/process.h"
+#include "shim/procfs.h"
 #include "shim/rootfs.h"
 #include "shim/signals.h"
 #include "shim/store.h"
@@ -164,6 +165,10 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	umask(0);
 	if (ns_enter(c->joins, false, err) < 0)
 		return -1;
+	/* before any mount of the container's: the handle sysctls and
+	 * oomScoreAdj are written through (shim/procfs.h) */
+	if ((c->spec->sysctl || c->spec->process.has_oom_score_adj) && procfs_fd(err) < 0)
+		return shim_error_wrap(err, "linux.sysctl, process.oomScoreAdj");
 	if (c->spec->hostname && *c->spec->hostname &&
 	    sethostname(c->spec->hostname, strlen(c->spec->hostname)) < 0)
 		return shim_fail_errno(err, "hostname: sethostname");
@@ -299,7 +304,7 @@ static int check_supported(const struct create_opts *o, const struct bundle *b,
 				 "foreground, which copies the terminal itself)");
 	if (o->console_socket && !b->spec->process.terminal)
 		return shim_fail(err, 0, "--console-socket: the config's process.terminal is false");
-	if (ns_check_supported(b->spec, err) < 0)
+	if (ns_check_supported(b->spec, err) < 0 || sysctl_check(b->spec, err) < 0)
 		return -1;
 	return fd_check_preserved(o->preserve_fds, err);
 }

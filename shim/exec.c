@@ -14,6 +14,7 @@
 #include "shim/fsutil.h"
 #include "shim/pidfd.h"
 #include "shim/process.h"
+#include "shim/procfs.h"
 #include "shim/store.h"
 #include "shim/sync.h"
 #include "shim/terminal.h"
@@ -73,6 +74,10 @@ static int child_setup(struct exec_ctx *x, struct process_plan *plan, struct shi
 {
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		return shim_fail_errno(err, "exec: prctl(PR_SET_DUMPABLE)");
+	/* the procfs handle oomScoreAdj is written through, made before we
+	 * enter anything of the container's (shim/procfs.h) */
+	if (x->o->process->has_oom_score_adj && procfs_fd(err) < 0)
+		return shim_error_wrap(err, "process.oomScoreAdj");
 	if (x->ns_flags && setns(x->init_pidfd, x->ns_flags) < 0)
 		return shim_fail_errno(err, "exec: joining the container's namespaces");
 	/* in the container's user namespace, act as its root until set_user */

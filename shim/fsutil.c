@@ -50,15 +50,6 @@ int write_all(int fd, const char *text)
 	return 0;
 }
 
-int write_text_file(const char *path, const char *text, struct shim_error *err)
-{
-	_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC);
-
-	if (fd < 0 || write_all(fd, text) < 0)
-		return shim_fail_errno(err, "writing %s", path);
-	return 0;
-}
-
 /* Grow buf to hold at least want + 1 bytes; false when out of memory. */
 static bool grow(char **buf, size_t *cap, size_t want)
 {

@@ -16,9 +16,6 @@ int mkdir_p(const char *path, mode_t parent_mode, mode_t mode, struct shim_error
 /* write() all of text to fd, retrying short writes and EINTR. */
 int write_all(int fd, const char *text);
 
-/* Open an existing file (a /proc or /sys knob) and write text to it. */
-int write_text_file(const char *path, const char *text, struct shim_error *err);
-
 /* Read a whole regular file of at most max bytes, NUL-terminated; its
  * length in *len unless len is NULL. */
 char *read_small_file(const char *path, size_t max, size_t *len, struct shim_error *err);

@@ -7,6 +7,7 @@
 #include "shim/cleanup.h"
 #include "shim/fsutil.h"
 #include "shim/namespaces.h"
+#include "shim/procfs.h"
 #include "shim/syscalls.h"
 
 static const uint64_t ns_flag[OCI_NS_COUNT] = {
@@ -83,7 +84,7 @@ void ns_close_joins(struct ns_join *j)
 int ns_write_map(pid_t pid, const char *file, const struct oci_id_mapping *m, size_t n,
 		 const char *field, struct shim_error *err)
 {
-	char path[64], text[4096];
+	char text[4096];
 	size_t used = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -94,8 +95,7 @@ int ns_write_map(pid_t pid, const char *file, const struct oci_id_mapping *m, si
 			return shim_fail(err, E2BIG, "%s: too many entries", field);
 		used += (size_t)w;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
-	if (write_text_file(path, text, err) < 0)
+	if (procfs_write_pid((int)pid, file, text, err) < 0)
 		return shim_error_wrap(err, "%s", field);
 	return 0;
 }

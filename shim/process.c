@@ -17,6 +17,8 @@
 #include "shim/fd.h"
 #include "shim/fsutil.h"
 #include "shim/process.h"
+#include "shim/procfs.h"
+#include "shim/rootfs.h"
 #include "shim/seccomp.h"
 
 #define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -32,19 +34,26 @@ static const char *env_get(char *const *env, const char *name)
 }
 
 /*
- * chdir to process.cwd and check the result is inside the container's root.
- * The runtime's own fds are still open here, so a cwd such as
- * /proc/self/fd/N could name a host directory (CVE-2024-21626); getcwd()
- * then fails, as the kernel marks a cwd outside the root "(unreachable)".
+ * chdir to process.cwd, made and resolved inside the container's root only:
+ * every part is opened with openat2(RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS)
+ * from "/" (the container's, past pivot_root or setns), and a missing part
+ * is created in the folder fd just opened. The runtime's own fds are still
+ * open here, so a cwd such as /proc/self/fd/N/../x must never reach them
+ * (CVE-2024-21626): /proc/self/fd/N is a magic link, which is refused
+ * before anything is created. getcwd() stays as a second check: the kernel
+ * reports a cwd outside the root as "(unreachable)".
  */
 static int enter_cwd(const char *cwd, struct shim_error *err)
 {
+	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), dir = -1;
 	char now[PATH_MAX];
 
-	/* We are past pivot_root: this is inside the container's root. */
-	if (mkdir_p(cwd, 0755, 0755, err) < 0 && err->errnum != ENOENT)
-		return shim_error_wrap(err, "process.cwd: creating %s", cwd);
-	if (chdir(cwd) < 0)
+	if (root < 0)
+		return shim_fail_errno(err, "process.cwd: open /");
+	dir = rootfs_make_path(root, cwd, false, err);
+	if (dir < 0)
+		return shim_error_wrap(err, "process.cwd %s", cwd);
+	if (fchdir(dir) < 0)
 		return shim_fail_errno(err, "process.cwd: chdir %s", cwd);
 	if (!getcwd(now, sizeof(now)) || now[0] != '/')
 		return shim_fail(err, 0, "process.cwd: %s is outside the container's root", cwd);
@@ -155,7 +164,7 @@ static int write_oom_score_adj(int value, struct shim_error *err)
 	char text[16];
 
 	snprintf(text, sizeof(text), "%d", value);
-	if (write_text_file("/proc/self/oom_score_adj", text, err) < 0)
+	if (procfs_write_self("oom_score_adj", text, err) < 0)
 		return shim_error_wrap(err, "process.oomScoreAdj");
 	return 0;
 }

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <linux/magic.h>
 #include <sys/sysmacros.h>
 
 #include "shim/cleanup.h"
@@ -150,6 +153,87 @@ static int mount_fs(int root_fd, const struct oci_mount *m, const struct mount_o
 	return mount_attach(mnt, target, "", err);
 }
 
+/* Files of /proc that a mount may cover: what lxcfs emulates (as runc). */
+static const char *const proc_mount_allowed[] = {
+	"/proc/cpuinfo", "/proc/diskstats", "/proc/meminfo", "/proc/stat", "/proc/swaps",
+	"/proc/uptime", "/proc/loadavg", "/proc/slabinfo", "/proc/net/dev",
+	"/proc/sys/kernel/ns_last_pid", NULL,
+};
+
+/* path with ".", ".." and repeated slashes folded, as the kernel walks it
+ * without links; false when it does not fit. */
+static bool clean_path(const char *path, char *out, size_t len)
+{
+	size_t used = 0;
+
+	for (const char *p = path; *p;) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			while (used > 0 && out[--used] != '/')
+				;
+		} else if (n && !(n == 1 && p[0] == '.')) {
+			if (used + 1 + n + 1 > len)
+				return false;
+			out[used++] = '/';
+			memcpy(out + used, p, n);
+			used += n;
+		}
+		p += n + (p[n] == '/');
+	}
+	if (used == 0)
+		out[used++] = '/';
+	out[used] = '\0';
+	return true;
+}
+
+static bool on_procfs(int fd)
+{
+	struct statfs sf;
+
+	return fstatfs(fd, &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC;
+}
+
+/*
+ * Nothing but procfs itself is mounted on /proc, and below it only the
+ * files lxcfs emulates (CVE-2025-52881: a bind over /proc/sys/... turns the
+ * runtime's or the container's writes into writes to a host knob). Both
+ * the destination as written and where it resolves in the rootfs count: a
+ * symlink in the image may lead a harmless-looking path into /proc.
+ */
+static int check_proc_destination(int root_fd, const struct oci_mount *m, bool bind,
+				  struct shim_error *err)
+{
+	char clean[PATH_MAX];
+	_cleanup_close_ int target = -1;
+	bool inside;
+
+	if (!clean_path(m->destination, clean, sizeof(clean)))
+		return shim_fail(err, ENAMETOOLONG, "destination: too long");
+	if (strcmp(clean, "/proc") == 0) {
+		struct statfs sf;
+
+		if (!bind && strcmp(m->type, "proc") == 0)
+			return 0;
+		/* a bind of a procfs (rootless setups bind the host's /proc) */
+		if (bind && m->source && m->source[0] == '/' && statfs(m->source, &sf) == 0 &&
+		    sf.f_type == PROC_SUPER_MAGIC)
+			return 0;
+		return shim_fail(err, EPERM, "destination /proc: only a proc filesystem may be "
+				 "mounted there");
+	}
+	target = rootfs_open(root_fd, clean, O_PATH, NULL);
+	inside = strncmp(clean, "/proc/", 6) == 0 || (target >= 0 && on_procfs(target));
+	if (!inside)
+		return 0;
+	for (size_t i = 0; proc_mount_allowed[i]; i++)
+		if (strcmp(clean, proc_mount_allowed[i]) == 0)
+			return 0;
+	return shim_fail(err, EPERM, "destination %s is inside /proc: only %s and the files "
+			 "lxcfs emulates (/proc/cpuinfo, /proc/meminfo, ...) may be mounted there",
+			 m->destination, "a proc filesystem on /proc itself");
+}
+
 static int mount_one(int root_fd, const struct oci_mount *m, const char *bundle, int prepared,
 		     struct shim_error *err)
 {
@@ -161,6 +245,8 @@ static int mount_one(int root_fd, const struct oci_mount *m, const char *bundle,
 	bind = o.bind || (m->type && strcmp(m->type, "bind") == 0);
 	if (!bind && (!m->type || !*m->type))
 		return shim_fail(err, 0, "type: missing (and no bind option)");
+	if (check_proc_destination(root_fd, m, bind, err) < 0)
+		return -1;
 	if (o.idmap && !bind)
 		return shim_fail(err, EINVAL, "idmap: only a bind mount can be idmapped");
 	if ((bind ? mount_bind(root_fd, m, &o, bundle, prepared, err) : mount_fs(root_fd, m, &o, err)) < 0)
@@ -250,30 +336,57 @@ static int pivot(int root_fd, struct shim_error *err)
 	return 0;
 }
 
-static int mask_path(const char *path, struct shim_error *err)
+/*
+ * The null device a masked file is covered with: the container's /dev/null,
+ * opened with no link followed (a symlink /dev/null -> /proc/sys/kernel/
+ * core_pattern turned runc's mask into a writable bind of a host knob,
+ * CVE-2025-31133) and checked to be char 1:3; cloned from that very fd, so
+ * nothing can be swapped in between.
+ */
+static int null_device_tree(int root, struct shim_error *err)
 {
-	struct mount_opts ro = { .attr_set = MOUNT_ATTR_RDONLY };
-	_cleanup_close_ int mnt = -1;
+	_cleanup_close_ int fd = openat2_retry(root, "/dev/null", O_PATH,
+					       RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS |
+					       RESOLVE_NO_MAGICLINKS);
 	struct stat st;
 
-	if (stat(path, &st) < 0)
-		return errno == ENOENT ? 0 : shim_fail_errno(err, "maskedPaths: %s", path);
-	mnt = S_ISDIR(st.st_mode) ? mount_new_fs("tmpfs", "tmpfs", &ro, err)
-				  : mount_clone_tree(AT_FDCWD, "/dev/null", false, err);
-	if (mnt < 0 || mount_attach(mnt, AT_FDCWD, path, err) < 0)
+	if (fd < 0)
+		return shim_fail_errno(err, "open /dev/null without following links");
+	if (fstat(fd, &st) < 0)
+		return shim_fail_errno(err, "stat /dev/null");
+	if (!S_ISCHR(st.st_mode) || st.st_rdev != makedev(1, 3))
+		return shim_fail(err, EPERM, "/dev/null in the container is not the null device "
+				 "(char 1:3): refusing to bind it over a masked path");
+	return mount_clone_tree(fd, "", false, err);
+}
+
+static int mask_path(int root, const char *path, struct shim_error *err)
+{
+	struct mount_opts ro = { .attr_set = MOUNT_ATTR_RDONLY };
+	_cleanup_close_ int target = rootfs_open(root, path, O_PATH, err), mnt = -1;
+	struct stat st;
+
+	if (target < 0)
+		return err->errnum == ENOENT ? 0 : shim_error_wrap(err, "maskedPaths: %s", path);
+	if (fstat(target, &st) < 0)
+		return shim_fail_errno(err, "maskedPaths: %s", path);
+	mnt = S_ISDIR(st.st_mode) ? mount_new_fs("tmpfs", "tmpfs", &ro, err) : null_device_tree(root, err);
+	if (mnt < 0 ||
+	    (!S_ISDIR(st.st_mode) && mount_set_attrs(mnt, "", MOUNT_ATTR_RDONLY, 0, false, err) < 0) ||
+	    mount_attach(mnt, target, "", err) < 0)
 		return shim_error_wrap(err, "maskedPaths: %s", path);
 	return 0;
 }
 
-static int readonly_path(const char *path, struct shim_error *err)
+static int readonly_path(int root, const char *path, struct shim_error *err)
 {
-	_cleanup_close_ int mnt = -1;
+	_cleanup_close_ int target = rootfs_open(root, path, O_PATH, err), mnt = -1;
 
-	if (access(path, F_OK) < 0)
-		return errno == ENOENT ? 0 : shim_fail_errno(err, "readonlyPaths: %s", path);
-	mnt = mount_clone_tree(AT_FDCWD, path, true, err);
+	if (target < 0)
+		return err->errnum == ENOENT ? 0 : shim_error_wrap(err, "readonlyPaths: %s", path);
+	mnt = mount_clone_tree(target, "", true, err);
 	if (mnt < 0 || mount_set_attrs(mnt, "", MOUNT_ATTR_RDONLY, 0, true, err) < 0 ||
-	    mount_attach(mnt, AT_FDCWD, path, err) < 0)
+	    mount_attach(mnt, target, "", err) < 0)
 		return shim_error_wrap(err, "readonlyPaths: %s", path);
 	return 0;
 }
@@ -317,11 +430,16 @@ int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bu
 
 int rootfs_finish(const struct oci_spec *spec, struct shim_error *err)
 {
+	/* past pivot_root: "/" is the container's root */
+	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (root < 0)
+		return shim_fail_errno(err, "open /");
 	for (size_t i = 0; spec->masked_paths && spec->masked_paths[i]; i++)
-		if (mask_path(spec->masked_paths[i], err) < 0)
+		if (mask_path(root, spec->masked_paths[i], err) < 0)
 			return -1;
 	for (size_t i = 0; spec->readonly_paths && spec->readonly_paths[i]; i++)
-		if (readonly_path(spec->readonly_paths[i], err) < 0)
+		if (readonly_path(root, spec->readonly_paths[i], err) < 0)
 			return -1;
 	if (spec->root_readonly && mount_set_attrs(AT_FDCWD, "/", MOUNT_ATTR_RDONLY, 0, false, err) < 0)
 		return shim_error_wrap(err, "root.readonly");

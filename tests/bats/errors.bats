@@ -141,6 +141,6 @@ create_fails_with() {
 }
 
 @test "a sysctl that does not exist is named" {
-	update_config '.linux.sysctl = {"kernel.nope": "1"}'
-	create_fails_with "linux.sysctl.kernel.nope: writing /proc/sys/kernel/nope"
+	update_config '.linux.sysctl = {"net.ipv4.nope": "1"}'
+	create_fails_with "linux.sysctl.net.ipv4.nope: open /proc/sys/net/ipv4/nope: No such file"
 }

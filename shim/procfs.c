@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include "shim/cleanup.h"
+#include "shim/fsutil.h"
+#include "shim/procfs.h"
+#include "shim/syscalls.h"
+
+static int handle = -1;
+
+static bool is_procfs(int fd)
+{
+	struct statfs sf;
+
+	return fstatfs(fd, &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC;
+}
+
+/* A new procfs instance, mounted nowhere. */
+static int fresh_instance(void)
+{
+	_cleanup_close_ int fs = sys_fsopen("proc", FSOPEN_CLOEXEC);
+
+	if (fs < 0 || sys_fsconfig(fs, SHIM_FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		return -1;
+	return sys_fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+			   MOUNT_ATTR_NOEXEC);
+}
+
+int procfs_fd(struct shim_error *err)
+{
+	int fd;
+
+	if (handle >= 0)
+		return handle;
+	fd = fresh_instance();
+	/* refused (a user namespace that does not own our PID namespace) */
+	if (fd < 0)
+		fd = open("/proc", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return shim_fail_errno(err, "opening procfs");
+	if (!is_procfs(fd)) {
+		close(fd);
+		return shim_fail(err, EXDEV, "/proc is not procfs");
+	}
+	handle = fd;
+	return fd;
+}
+
+int procfs_write(const char *path, const char *text, struct shim_error *err)
+{
+	_cleanup_close_ int fd = -1;
+	int proc = procfs_fd(err);
+
+	if (proc < 0)
+		return -1;
+	fd = openat2_retry(proc, path, O_WRONLY | O_NOFOLLOW | O_NOCTTY,
+			   RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS |
+			   RESOLVE_NO_XDEV);
+	if (fd < 0)
+		return shim_fail_errno(err, "open /proc/%s", path);
+	if (!is_procfs(fd))
+		return shim_fail(err, EXDEV, "/proc/%s is not on procfs", path);
+	if (write_all(fd, text) < 0)
+		return shim_fail_errno(err, "writing /proc/%s", path);
+	return 0;
+}
+
+int procfs_write_self(const char *file, const char *text, struct shim_error *err)
+{
+	char pid[32];
+	ssize_t n;
+	int proc = procfs_fd(err);
+
+	if (proc < 0)
+		return -1;
+	n = readlinkat(proc, "self", pid, sizeof(pid) - 1);
+	if (n <= 0)
+		return shim_fail_errno(err, "readlink /proc/self");
+	pid[n] = '\0';
+	return procfs_write_pid(atoi(pid), file, text, err);
+}
+
+int procfs_write_pid(int pid, const char *file, const char *text, struct shim_error *err)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "%d/%s", pid, file);
+	return procfs_write(path, text, err);
+}
