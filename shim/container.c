@@ -24,6 +24,7 @@
 #include "shim/clone.h"
 #include "shim/container.h"
 #include "shim/fd.h"
+#include "shim/fsutil.h"
 #include "shim/hooks.h"
 #include "shim/idmap.h"
 #include "shim/log.h"
@@ -471,7 +472,11 @@ int container_create(const struct create_opts *o, int *pidfd_out, int *master_ou
 	/* the init writes it as the user namespace's root */
 	if (new_user_ns(b.spec) && fchown_to_ns_root(dir_fd, b.spec, err) < 0)
 		goto fail_remove;
-	if (make_cgroup(o, b.spec, cgroup_rel, sizeof(cgroup_rel), &cgroup_fd, err) < 0 ||
+	if (make_cgroup(o, b.spec, cgroup_rel, sizeof(cgroup_rel), &cgroup_fd, err) < 0)
+		goto fail_remove;
+	/* a second record of the cgroup, apart from state.json: a delete -f
+	 * finds it even when state.json is lost or corrupt */
+	if ((cgroup_rel[0] && write_file_at(dir_fd, STORE_CGROUP, cgroup_rel, err) < 0) ||
 	    record_state(dir_fd, o, &b, cgroup_rel, 0, err) < 0)
 		goto fail_remove;
 	if (spawn_init(o, &b, dir_fd, lock_fd, cgroup_fd, cgroup_rel, &pidfd, master_out, err) < 0) {
@@ -538,7 +543,7 @@ int container_load(const char *root, const char *id, struct container *c, struct
 		}
 		if (c->pidfd < 0 || pidfd_exited(c->pidfd))
 			c->status = STATUS_STOPPED;
-		else if (faccessat(c->dir_fd, STORE_FIFO, F_OK, 0) == 0)
+		else if (faccessat(c->dir_fd, STORE_FIFO, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
 			c->status = STATUS_CREATED;
 		else
 			c->status = STATUS_RUNNING;
@@ -725,6 +730,21 @@ int container_delete(const char *root, struct container *c, bool force, struct s
 	if (c->state->has_poststop)
 		post_hooks(c, HOOK_POSTSTOP, "stopped");
 	return 0;
+}
+
+int container_remove_broken(const char *root, const char *id, struct shim_error *err)
+{
+	_cleanup_close_ int dir = store_open(root, id, NULL), fd = -1;
+	_cleanup_free_ char *rel = NULL;
+
+	if (dir >= 0)
+		fd = openat(dir, STORE_CGROUP, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0)
+		rel = read_small_fd(fd, STORE_CGROUP, PATH_MAX, NULL, NULL);
+	/* what is left in its cgroup (the init among it) dies with it */
+	if (rel && rel[0] == '/' && !strstr(rel, "/../") && cgroup_destroy(rel, err) < 0)
+		return shim_error_wrap(err, "container %s", id);
+	return store_remove(root, id, err);
 }
 
 void container_block_forwarded_signals(void)

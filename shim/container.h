@@ -72,6 +72,11 @@ int container_delete(const char *root, struct container *c, bool force, struct s
 int container_wait(int pidfd, int *status, struct shim_error *err);
 
 /* Signals that `run` forwards; blocked before create so none is lost. */
+/* delete -f of a container whose state cannot be read (lost, corrupt, a
+ * link planted at ROOT/ID): kill and remove what its cgroup record names,
+ * then its folder (a link is removed as a link). */
+int container_remove_broken(const char *root, const char *id, struct shim_error *err);
+
 void container_block_forwarded_signals(void);
 
 #endif

@@ -14,6 +14,7 @@
 #include "oci/json.h"
 #include "shim/cleanup.h"
 #include "shim/fsutil.h"
+#include "shim/syscalls.h"
 #include "shim/store.h"
 
 int store_check_id(const char *id, struct shim_error *err)
@@ -28,78 +29,139 @@ int store_check_id(const char *id, struct shim_error *err)
 	return 0;
 }
 
+/* ROOT itself, as the caller named it (the admin's path: links followed). */
+static int open_root(const char *root, struct shim_error *err)
+{
+	int fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		shim_fail_errno(err, "--root %s", root);
+	return fd;
+}
+
+/* ROOT/ID, never through a link: a symlink planted there is refused. */
+static int open_beneath(int root_fd, const char *name)
+{
+	return openat2_retry(root_fd, name, O_PATH | O_DIRECTORY,
+			     RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+}
+
 int store_create(const char *root, const char *id, struct shim_error *err)
 {
-	char path[PATH_MAX];
+	_cleanup_close_ int root_fd = -1;
 	int fd;
 
 	if (store_check_id(id, err) < 0)
 		return -1;
 	if (mkdir_p(root, 0711, 0700, err) < 0)
 		return shim_error_wrap(err, "--root");
-	snprintf(path, sizeof(path), "%s/%s", root, id);
-	if (mkdir(path, 0700) < 0) {
+	root_fd = open_root(root, err);
+	if (root_fd < 0)
+		return -1;
+	if (mkdirat(root_fd, id, 0700) < 0) {
 		if (errno == EEXIST)
 			return shim_fail(err, 0, "container \"%s\" already exists", id);
-		return shim_fail_errno(err, "mkdir %s", path);
+		return shim_fail_errno(err, "mkdir %s/%s", root, id);
 	}
-	fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	fd = open_beneath(root_fd, id);
 	if (fd < 0) {
-		shim_fail_errno(err, "open %s", path);
-		rmdir(path);
+		shim_fail_errno(err, "open %s/%s", root, id);
+		unlinkat(root_fd, id, AT_REMOVEDIR);
 	}
 	return fd;
 }
 
 int store_open(const char *root, const char *id, struct shim_error *err)
 {
-	char path[PATH_MAX];
+	_cleanup_close_ int root_fd = -1;
 	int fd;
 
 	if (store_check_id(id, err) < 0)
 		return -1;
-	snprintf(path, sizeof(path), "%s/%s", root, id);
-	fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root_fd < 0 && errno == ENOENT)
+		return shim_fail(err, ENOENT, "container \"%s\" does not exist", id);
+	if (root_fd < 0)
+		return shim_fail_errno(err, "--root %s", root);
+	fd = open_beneath(root_fd, id);
 	if (fd < 0 && errno == ENOENT)
-		return shim_fail(err, 0, "container \"%s\" does not exist", id);
+		return shim_fail(err, ENOENT, "container \"%s\" does not exist", id);
+	if (fd < 0 && (errno == ELOOP || errno == ENOTDIR || errno == EXDEV))
+		return shim_fail(err, errno, "container \"%s\": %s/%s is not a folder of the "
+				 "runtime's (a link or a file), refusing it", id, root, id);
 	if (fd < 0)
-		return shim_fail_errno(err, "open %s", path);
+		return shim_fail_errno(err, "open %s/%s", root, id);
 	return fd;
+}
+
+int write_file_at(int dir_fd, const char *name, const char *text, struct shim_error *err)
+{
+	_cleanup_close_ int fd = openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+					O_CLOEXEC, 0644);
+
+	if (fd < 0 || write_all(fd, text) < 0)
+		return shim_fail_errno(err, "write %s", name);
+	return 0;
+}
+
+int write_file_atomic_at(int dir_fd, const char *name, const char *text, struct shim_error *err)
+{
+	char tmp[NAME_MAX + 1];
+	_cleanup_close_ int fd = -1;
+
+	/* O_EXCL | O_NOFOLLOW: a link or file planted under a name we might
+	 * pick is never written through; pick another name then. */
+	for (int i = 0; fd < 0 && i < 100; i++) {
+		if (snprintf(tmp, sizeof(tmp), ".%.200s.%d.%08x", name, (int)getpid(),
+			     (unsigned)random()) >= (int)sizeof(tmp))
+			return shim_fail(err, ENAMETOOLONG, "%s", name);
+		fd = openat(dir_fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0 && errno != EEXIST)
+			return shim_fail_errno(err, "create a temporary file for %s", name);
+	}
+	if (fd < 0)
+		return shim_fail(err, EEXIST, "create a temporary file for %s", name);
+	if (write_all(fd, text) < 0 || fsync(fd) < 0) {
+		shim_fail_errno(err, "write %s", name);
+		unlinkat(dir_fd, tmp, 0);
+		return -1;
+	}
+	/* rename replaces a link at name itself, never what it points to */
+	if (renameat(dir_fd, tmp, dir_fd, name) < 0) {
+		shim_fail_errno(err, "rename %s to %s", tmp, name);
+		unlinkat(dir_fd, tmp, 0);
+		return -1;
+	}
+	return 0;
 }
 
 int write_file_atomic(const char *path, const char *text, struct shim_error *err)
 {
-	char tmp[PATH_MAX];
-	_cleanup_close_ int fd = -1;
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+	_cleanup_close_ int dir_fd = -1;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
+	if (!*name)
+		return shim_fail(err, EISDIR, "%s: not a file name", path);
+	if (snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1,
+		     slash ? (slash == path ? "/" : path) : ".") >= (int)sizeof(dir))
 		return shim_fail(err, ENAMETOOLONG, "%s", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return shim_fail_errno(err, "open %s", tmp);
-	if (write_all(fd, text) < 0 || fsync(fd) < 0) {
-		shim_fail_errno(err, "write %s", tmp);
-		unlink(tmp);
-		return -1;
-	}
-	if (rename(tmp, path) < 0) {
-		shim_fail_errno(err, "rename %s to %s", tmp, path);
-		unlink(tmp);
-		return -1;
-	}
+	dir_fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir_fd < 0)
+		return shim_fail_errno(err, "open folder %s", dir);
+	if (write_file_atomic_at(dir_fd, name, text, err) < 0)
+		return shim_error_wrap(err, "%s", path);
 	return 0;
 }
 
 int store_write_state(int dir_fd, const struct oci_state *st, struct shim_error *err)
 {
 	_cleanup_free_ char *json = oci_state_to_json(st, true, false, err);
-	char path[64];
 
 	if (!json)
 		return -1;
 	/* The folder by its fd, so a renamed --root cannot redirect us. */
-	snprintf(path, sizeof(path), "/proc/self/fd/%d/state.json", dir_fd);
-	return write_file_atomic(path, json, err);
+	return write_file_atomic_at(dir_fd, "state.json", json, err);
 }
 
 #define STATE_MAX (1 << 20)
@@ -107,15 +169,19 @@ int store_write_state(int dir_fd, const struct oci_state *st, struct shim_error 
 struct oci_state *store_read_state(int dir_fd, const char *id, struct shim_error *err)
 {
 	_cleanup_free_ char *text = NULL;
-	char path[64];
+	_cleanup_close_ int fd = openat(dir_fd, "state.json", O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+					O_CLOEXEC);
 	struct oci_state *st;
 	size_t len;
 
-	snprintf(path, sizeof(path), "/proc/self/fd/%d/state.json", dir_fd);
-	text = read_small_file(path, STATE_MAX, &len, err);
+	if (fd < 0 && errno == ENOENT) {
+		shim_fail(err, ENOENT, "container \"%s\" is incomplete: state.json", id);
+		return NULL;
+	}
+	text = fd < 0 ? NULL : read_small_fd(fd, "state.json", STATE_MAX, &len, err);
 	if (!text) {
-		if (err && err->errnum == ENOENT)
-			shim_fail(err, ENOENT, "container \"%s\" is incomplete: state.json", id);
+		if (fd < 0)
+			shim_fail_errno(err, "container \"%s\": state.json", id);
 		else
 			shim_error_wrap(err, "container \"%s\"", id);
 		return NULL;
@@ -157,24 +223,26 @@ bool store_has(const char *root, const char *id)
 
 int store_remove(const char *root, const char *id, struct shim_error *err)
 {
-	char path[PATH_MAX];
-	_cleanup_close_ int fd = -1;
-	DIR *d;
-	struct dirent *e;
+	_cleanup_close_ int root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC), fd = -1;
 
-	snprintf(path, sizeof(path), "%s/%s", root, id);
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (root_fd < 0)
+		return errno == ENOENT ? 0 : shim_fail_errno(err, "--root %s", root);
+	fd = open_beneath(root_fd, id);
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	/* not a folder of ours (a link planted at ROOT/ID): remove the link
+	 * itself, never what it points to */
+	if (fd < 0 && (errno == ELOOP || errno == ENOTDIR || errno == EXDEV)) {
+		if (unlinkat(root_fd, id, 0) < 0 && errno != ENOENT)
+			return shim_fail_errno(err, "remove %s/%s", root, id);
+		return 0;
+	}
 	if (fd < 0)
-		return errno == ENOENT ? 0 : shim_fail_errno(err, "open %s", path);
-	d = fdopendir(TAKE_FD(fd));
-	if (!d)
-		return shim_fail_errno(err, "opendir %s", path);
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			unlinkat(dirfd(d), e->d_name, 0);
-	closedir(d);
-	if (rmdir(path) < 0 && errno != ENOENT)
-		return shim_fail_errno(err, "rmdir %s", path);
+		return shim_fail_errno(err, "open %s/%s", root, id);
+	if (empty_dir_at(fd, ".", err) < 0)
+		return shim_error_wrap(err, "%s/%s", root, id);
+	if (unlinkat(root_fd, id, AT_REMOVEDIR) < 0 && errno != ENOENT)
+		return shim_fail_errno(err, "rmdir %s/%s", root, id);
 	return 0;
 }
 

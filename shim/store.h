@@ -12,9 +12,14 @@
 #include "shim/error.h"
 
 #define STORE_FIFO "exec.fifo"
+#define STORE_CGROUP "cgroup"	/* the cgroup's path, apart from state.json */
 
 /* IDs as runc takes them: letters, digits, and _ + - . (not leading '.'). */
 int store_check_id(const char *id, struct shim_error *err);
+
+/* Everything below ROOT is opened with openat2(RESOLVE_BENEATH |
+ * RESOLVE_NO_SYMLINKS) or O_NOFOLLOW: a link planted at ROOT/ID or in it
+ * is refused, or removed as a link, never followed. */
 
 /* Make ROOT/ID (error if it exists); returns an O_PATH fd of it. */
 int store_create(const char *root, const char *id, struct shim_error *err);
@@ -32,8 +37,16 @@ int store_remove(const char *root, const char *id, struct shim_error *err);
 /* The IDs under ROOT, sorted; NULL-terminated, malloc'd. */
 char **store_list(const char *root, struct shim_error *err);
 
-/* Write text to path atomically (temporary file in the same folder, rename). */
+/* Write text to dir_fd/name atomically: a new temporary file (O_EXCL |
+ * O_NOFOLLOW, so nothing planted is written through), fsync, rename. */
+int write_file_atomic_at(int dir_fd, const char *name, const char *text, struct shim_error *err);
+
+/* The same for a path the caller gave (--pid-file): its folder is opened
+ * as named, the file itself is never followed. */
 int write_file_atomic(const char *path, const char *text, struct shim_error *err);
+
+/* A new file dir_fd/name (O_EXCL | O_NOFOLLOW), without fsync. */
+int write_file_at(int dir_fd, const char *name, const char *text, struct shim_error *err);
 
 /* An fd holding the folder's exclusive flock (never waits): create keeps
  * it until the init is ready, delete while it removes. -1 with errno

@@ -112,9 +112,10 @@ int cmd_delete(const struct global_opts *g, int argc, char **argv, struct shim_e
 	if (force && !store_has(g->root, id))
 		return 0;
 	if (container_load(g->root, id, &c, err) < 0) {
-		/* A folder left by a create that died still goes with --force. */
-		if (force && err->errnum == ENOENT)
-			return store_remove(g->root, id, err) < 0 ? -1 : 0;
+		/* A folder left by a create that died, a corrupt state.json or a
+		 * link planted at ROOT/ID still goes with --force. */
+		if (force)
+			return container_remove_broken(g->root, id, err) < 0 ? -1 : 0;
 		return -1;
 	}
 	r = container_delete(g->root, &c, force, err);
