@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <fcntl.h>
@@ -21,6 +22,7 @@
 #define CGROUP2_SUPER_MAGIC 0x63677270
 #endif
 
+#define SIGNAL_MAX_DEPTH 256
 #define WAIT_STEP_NS 2000000L	/* 2 ms */
 #define FREEZE_WAIT_MS 5000
 #define EMPTY_WAIT_MS 10000
@@ -260,12 +262,13 @@ int cgroup_is_frozen(int dir_fd)
 
 int cgroup_pids(int dir_fd, pid_t **pids, size_t *n, struct shim_error *err)
 {
-	char path[32];
+	_cleanup_close_ int fd = openat(dir_fd, "cgroup.procs", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	_cleanup_free_ char *text = NULL;
 	size_t cap = 0;
 
-	snprintf(path, sizeof(path), "/proc/self/fd/%d/cgroup.procs", dir_fd);
-	text = read_small_file(path, 1 << 22, NULL, err);
+	if (fd < 0)
+		return shim_fail_errno(err, "cgroup: open cgroup.procs");
+	text = read_small_fd(fd, "cgroup.procs", 1 << 22, NULL, err);
 	if (!text)
 		return -1;
 	*pids = NULL;
@@ -306,6 +309,72 @@ static int kill_each(int dir_fd, struct shim_error *err)
 	free(pids);
 	cgroup_write(dir_fd, "cgroup.freeze", "0");
 	return 0;
+}
+
+/* Is pid (pinned by a pidfd) in rel or below it? From /proc/PID/cgroup. */
+static bool pid_in_cgroup(pid_t pid, const char *rel)
+{
+	char path[64];
+	_cleanup_free_ char *text = NULL;
+	const char *line;
+	size_t n = strlen(rel);
+
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	text = read_small_file(path, 65536, NULL, NULL);
+	line = text ? strstr(text, "0::") : NULL;
+	if (!line || (line != text && line[-1] != '\n'))
+		return false;
+	line += 3;
+	return strncmp(line, rel, n) == 0 && (line[n] == '\n' || line[n] == '/' || !line[n]);
+}
+
+/* Signal each process in dir_fd (the folder rel) and in every folder below,
+ * each through a pidfd taken first and checked to be still inside rel. */
+static int signal_tree(int dir_fd, const char *rel, int sig, int depth, struct shim_error *err)
+{
+	pid_t *pids;
+	size_t n;
+	DIR *d;
+	struct dirent *e;
+	int fd, r = 0;
+
+	if (depth > SIGNAL_MAX_DEPTH)
+		return shim_fail(err, ELOOP, "cgroup: folders nested deeper than %d", SIGNAL_MAX_DEPTH);
+	if (cgroup_pids(dir_fd, &pids, &n, err) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		int pidfd = sys_pidfd_open(pids[i], 0);
+
+		if (pidfd >= 0 && pid_in_cgroup(pids[i], rel))
+			sys_pidfd_send_signal(pidfd, sig, NULL, 0);
+		safe_close(pidfd);
+	}
+	free(pids);
+	fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		safe_close(fd);
+		return shim_fail_errno(err, "cgroup: reading its folders");
+	}
+	while (r == 0 && (e = readdir(d))) {
+		_cleanup_close_ int sub = -1;
+
+		if (e->d_type != DT_DIR || strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub >= 0)
+			r = signal_tree(sub, rel, sig, depth + 1, err);
+	}
+	closedir(d);
+	return r;
+}
+
+int cgroup_signal_all(int dir_fd, const char *rel, int sig, struct shim_error *err)
+{
+	/* cgroup.kill (5.14): all of it at once, frozen tasks too */
+	if (sig == SIGKILL && cgroup_write(dir_fd, "cgroup.kill", "1") == 0)
+		return 0;
+	return signal_tree(dir_fd, rel, sig, 0, err);
 }
 
 int cgroup_destroy(const char *rel, struct shim_error *err)

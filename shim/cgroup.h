@@ -43,6 +43,11 @@ int cgroup_apply(int dir_fd, const char *rel, const struct oci_resources *r,
  * is not an error. */
 int cgroup_destroy(const char *rel, struct shim_error *err);
 
+/* sig to every process in the folder rel (open as dir_fd) and below it:
+ * cgroup.kill for SIGKILL, else each through a pidfd checked to be still
+ * inside rel. Nothing outside the container's cgroup is ever signalled. */
+int cgroup_signal_all(int dir_fd, const char *rel, int sig, struct shim_error *err);
+
 /* cgroup.freeze, waiting until cgroup.events says it took effect. */
 int cgroup_freeze(int dir_fd, bool frozen, struct shim_error *err);
 

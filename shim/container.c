@@ -659,17 +659,22 @@ static bool same_pid_ns(pid_t pid, const struct stat *ns)
 	return stat(path, &st) == 0 && st.st_ino == ns->st_ino && st.st_dev == ns->st_dev;
 }
 
-/* --all: every process in the init's PID namespace, each through a pidfd. */
-static int kill_all(struct container *c, int sig, struct shim_error *err)
+/* Without a cgroup: every process in the init's PID namespace, provided it
+ * is not the runtime's own one. Each goes through a pidfd. */
+static int kill_pid_ns(struct container *c, int sig, struct shim_error *err)
 {
 	char path[64];
-	struct stat ns;
+	struct stat ns, ours;
 	DIR *d;
 	struct dirent *e;
 
 	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)c->state->pid);
-	if (stat(path, &ns) < 0)
+	if (stat(path, &ns) < 0 || stat("/proc/self/ns/pid", &ours) < 0)
 		return shim_fail_errno(err, "kill --all: %s", path);
+	if (ns.st_ino == ours.st_ino && ns.st_dev == ours.st_dev)
+		return shim_fail(err, EPERM, "kill --all: container %s has neither a cgroup nor a PID "
+				 "namespace of its own: its processes cannot be told from the host's",
+				 c->id);
 	d = opendir("/proc");
 	if (!d)
 		return shim_fail_errno(err, "kill --all: opendir /proc");
@@ -689,14 +694,29 @@ static int kill_all(struct container *c, int sig, struct shim_error *err)
 	return pidfd_signal(c->pidfd, sig, err);
 }
 
-int container_kill(struct container *c, int sig, bool all, struct shim_error *err)
+/* --all: what is in the container's cgroup (the init among it); without
+ * one, its own PID namespace; without either, refused. Also after the init
+ * exited: containerd kills what a pod's container left with it. */
+static int kill_all(struct container *c, int sig, struct shim_error *err)
 {
+	if (c->cgroup_fd >= 0) {
+		if (cgroup_signal_all(c->cgroup_fd, c->state->cgroup_path, sig, err) < 0)
+			return shim_error_wrap(err, "kill --all");
+		return 0;
+	}
 	if (c->status == STATUS_STOPPED)
 		return shim_fail(err, 0, "container not running");
+	return kill_pid_ns(c, sig, err);
+}
+
+int container_kill(struct container *c, int sig, bool all, struct shim_error *err)
+{
 	if (c->status == STATUS_CREATING)
 		return shim_fail(err, 0, "container %s is being created", c->id);
 	if (all)
 		return kill_all(c, sig, err);
+	if (c->status == STATUS_STOPPED)
+		return shim_fail(err, 0, "container not running");
 	return pidfd_signal(c->pidfd, sig, err);
 }
 
