@@ -63,7 +63,7 @@ static int prepare_one(const struct oci_mount *m, const char *bundle, struct shi
 	_cleanup_close_ int ns = -1;
 	int tree;
 
-	if (mount_opts_parse(m->options, &o, err) < 0)
+	if (mount_opts_parse(m->options, "mounts[]", &o, err) < 0)
 		return -1;
 	if (!o.bind && !(m->type && strcmp(m->type, "bind") == 0))
 		return shim_fail(err, EINVAL, "idmap: only a bind mount can be idmapped");
@@ -93,7 +93,7 @@ int idmap_prepare(const struct oci_spec *spec, const char *bundle, int **trees,
 	for (size_t i = 0; i < spec->n_mounts; i++) {
 		struct mount_opts o;
 
-		if (mount_opts_parse(spec->mounts[i].options, &o, NULL) < 0 || !o.idmap)
+		if (mount_opts_parse(spec->mounts[i].options, "mounts[]", &o, NULL) < 0 || !o.idmap)
 			continue;
 		if (!*trees) {
 			*trees = malloc(spec->n_mounts * sizeof(int));

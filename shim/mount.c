@@ -24,8 +24,9 @@ static void add_fs_log(int fs_fd, struct shim_error *err)
 	}
 }
 
-static int fs_param(int fs_fd, const char *param, struct shim_error *err)
+static int fs_param(int fs_fd, const struct mount_opts *o, unsigned int i, struct shim_error *err)
 {
+	const char *param = o->fs_params[i];
 	char key[128];
 	const char *eq = strchr(param, '=');
 	int r;
@@ -33,14 +34,15 @@ static int fs_param(int fs_fd, const char *param, struct shim_error *err)
 	if (!eq)
 		r = sys_fsconfig(fs_fd, SHIM_FSCONFIG_SET_FLAG, param, NULL, 0);
 	else if ((size_t)(eq - param) >= sizeof(key))
-		return shim_fail(err, EINVAL, "option \"%s\": key too long", param);
+		return shim_fail(err, EINVAL, "%s.options[%u] \"%s\": key too long", o->where,
+				 o->fs_param_index[i], param);
 	else {
 		memcpy(key, param, (size_t)(eq - param));
 		key[eq - param] = '\0';
 		r = sys_fsconfig(fs_fd, SHIM_FSCONFIG_SET_STRING, key, eq + 1, 0);
 	}
 	if (r < 0) {
-		shim_fail_errno(err, "option \"%s\"", param);
+		shim_fail_errno(err, "%s.options[%u] \"%s\"", o->where, o->fs_param_index[i], param);
 		add_fs_log(fs_fd, err);
 		return -1;
 	}
@@ -62,14 +64,14 @@ int mount_new_fs(const char *type, const char *source, const struct mount_opts *
 		return -1;
 	}
 	for (unsigned int i = 0; i < o->n_fs_params; i++)
-		if (fs_param(fs_fd, o->fs_params[i], err) < 0)
+		if (fs_param(fs_fd, o, i, err) < 0)
 			return -1;
 	if (sys_fsconfig(fs_fd, SHIM_FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
 		shim_fail_errno(err, "creating the %s filesystem", type);
 		add_fs_log(fs_fd, err);
 		return -1;
 	}
-	mnt_fd = sys_fsmount(fs_fd, FSMOUNT_CLOEXEC, (unsigned int)o->attr_set);
+	mnt_fd = sys_fsmount(fs_fd, FSMOUNT_CLOEXEC, (unsigned int)(o->attr_set | o->rattr_set));
 	if (mnt_fd < 0)
 		return shim_fail_errno(err, "fsmount %s", type);
 	return mnt_fd;

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 
 #include "shim/mount_options.h"
 #include "shim/syscalls.h"
 
-enum opt_kind { ATTR_SET, ATTR_CLR, ATIME, PROPAGATION, BIND, IDMAP, IGNORED, UNSUPPORTED };
+enum opt_kind { ATTR_SET, ATTR_CLR, ATIME, PROPAGATION, BIND, IDMAP, NO_OP, UNSUPPORTED };
 
 static const struct {
 	const char *name;
@@ -19,53 +21,89 @@ static const struct {
 	{ "noexec", ATTR_SET, MOUNT_ATTR_NOEXEC, 0 }, { "exec", ATTR_CLR, MOUNT_ATTR_NOEXEC, 0 },
 	{ "nodiratime", ATTR_SET, MOUNT_ATTR_NODIRATIME, 0 },
 	{ "diratime", ATTR_CLR, MOUNT_ATTR_NODIRATIME, 0 },
+	{ "nosymfollow", ATTR_SET, MOUNT_ATTR_NOSYMFOLLOW, 0 },
+	{ "symfollow", ATTR_CLR, MOUNT_ATTR_NOSYMFOLLOW, 0 },
 	{ "relatime", ATIME, MOUNT_ATTR_RELATIME, 0 },
 	{ "noatime", ATIME, MOUNT_ATTR_NOATIME, 0 },
 	{ "strictatime", ATIME, MOUNT_ATTR_STRICTATIME, 0 },
+	/* runc's recursive forms: every mount below the top one too */
+	{ "rro", ATTR_SET, MOUNT_ATTR_RDONLY, 1 },     { "rrw", ATTR_CLR, MOUNT_ATTR_RDONLY, 1 },
+	{ "rnosuid", ATTR_SET, MOUNT_ATTR_NOSUID, 1 }, { "rsuid", ATTR_CLR, MOUNT_ATTR_NOSUID, 1 },
+	{ "rnodev", ATTR_SET, MOUNT_ATTR_NODEV, 1 },   { "rdev", ATTR_CLR, MOUNT_ATTR_NODEV, 1 },
+	{ "rnoexec", ATTR_SET, MOUNT_ATTR_NOEXEC, 1 }, { "rexec", ATTR_CLR, MOUNT_ATTR_NOEXEC, 1 },
+	{ "rnodiratime", ATTR_SET, MOUNT_ATTR_NODIRATIME, 1 },
+	{ "rdiratime", ATTR_CLR, MOUNT_ATTR_NODIRATIME, 1 },
+	{ "rnosymfollow", ATTR_SET, MOUNT_ATTR_NOSYMFOLLOW, 1 },
+	{ "rsymfollow", ATTR_CLR, MOUNT_ATTR_NOSYMFOLLOW, 1 },
+	{ "rrelatime", ATIME, MOUNT_ATTR_RELATIME, 1 },
+	{ "rnoatime", ATIME, MOUNT_ATTR_NOATIME, 1 },
+	{ "rstrictatime", ATIME, MOUNT_ATTR_STRICTATIME, 1 },
 	{ "private", PROPAGATION, MS_PRIVATE, 0 },    { "rprivate", PROPAGATION, MS_PRIVATE, 1 },
 	{ "slave", PROPAGATION, MS_SLAVE, 0 },        { "rslave", PROPAGATION, MS_SLAVE, 1 },
 	{ "shared", PROPAGATION, MS_SHARED, 0 },      { "rshared", PROPAGATION, MS_SHARED, 1 },
 	{ "unbindable", PROPAGATION, MS_UNBINDABLE, 0 },
 	{ "runbindable", PROPAGATION, MS_UNBINDABLE, 1 },
 	{ "bind", BIND, 0, 0 },                       { "rbind", BIND, 0, 1 },
-	/* fstab words with no meaning for a container mount */
-	{ "defaults", IGNORED, 0, 0 }, { "async", IGNORED, 0, 0 }, { "auto", IGNORED, 0, 0 },
-	{ "noauto", IGNORED, 0, 0 },   { "nofail", IGNORED, 0, 0 }, { "_netdev", IGNORED, 0, 0 },
-	{ "user", IGNORED, 0, 0 },     { "nouser", IGNORED, 0, 0 }, { "nomand", IGNORED, 0, 0 },
-	{ "norelatime", IGNORED, 0, 0 }, { "nostrictatime", IGNORED, 0, 0 },
-	{ "nolazytime", IGNORED, 0, 0 }, { "loud", IGNORED, 0, 0 },
-	{ "idmap", IDMAP, 0, 0 },           { "ridmap", IDMAP, 0, 1 },
+	{ "idmap", IDMAP, 0, 0 },                     { "ridmap", IDMAP, 0, 1 },
+	/* What they ask for is what a mount gets anyway: "defaults"; the
+	 * atime the kernel picks without a word (relatime); "loud" and
+	 * "silent", which only change what the kernel logs. */
+	{ "defaults", NO_OP, 0, 0 },    { "norelatime", NO_OP, 0, 0 },
+	{ "nostrictatime", NO_OP, 0, 0 }, { "loud", NO_OP, 0, 0 }, { "silent", NO_OP, 0, 0 },
 	{ "tmpcopyup", UNSUPPORTED, 0, 0 }, { "remount", UNSUPPORTED, 0, 0 },
 };
 
-int mount_opts_parse(char *const *options, struct mount_opts *o, struct shim_error *err)
+#define N_TABLE (sizeof(table) / sizeof(table[0]))
+
+static void set_attr(uint64_t *set, uint64_t *clr, enum opt_kind kind, uint64_t value)
+{
+	if (kind == ATTR_SET) {
+		*set |= value;
+		*clr &= ~value;
+	} else if (kind == ATTR_CLR) {
+		*clr |= value;
+		*set &= ~value;
+	} else {	/* ATIME: one of three, which mount_setattr wants cleared first */
+		*set = (*set & ~(uint64_t)MOUNT_ATTR__ATIME) | value;
+		*clr |= MOUNT_ATTR__ATIME;
+	}
+}
+
+static int add_fs_param(struct mount_opts *o, const char *opt, size_t j, struct shim_error *err)
+{
+	if (o->n_fs_params == MOUNT_MAX_FS_PARAMS)
+		return shim_fail(err, E2BIG, "%s.options[%zu]: more than %d filesystem options",
+				 o->where, j, MOUNT_MAX_FS_PARAMS);
+	o->fs_param_index[o->n_fs_params] = (unsigned int)j;
+	o->fs_params[o->n_fs_params++] = opt;
+	return 0;
+}
+
+int mount_opts_parse(char *const *options, const char *where, struct mount_opts *o,
+		     struct shim_error *err)
 {
 	memset(o, 0, sizeof(*o));
-	for (size_t i = 0; options && options[i]; i++) {
-		const char *opt = options[i];
+	snprintf(o->where, sizeof(o->where), "%s", where);
+	for (size_t j = 0; options && options[j]; j++) {
+		const char *opt = options[j];
 		size_t k;
 
-		for (k = 0; k < sizeof(table) / sizeof(table[0]); k++)
+		for (k = 0; k < N_TABLE; k++)
 			if (strcmp(table[k].name, opt) == 0)
 				break;
-		if (k == sizeof(table) / sizeof(table[0])) {
-			if (o->n_fs_params == sizeof(o->fs_params) / sizeof(o->fs_params[0]))
-				return shim_fail(err, 0, "too many filesystem options");
-			o->fs_params[o->n_fs_params++] = opt;
+		if (k == N_TABLE) {
+			if (add_fs_param(o, opt, j, err) < 0)
+				return -1;
 			continue;
 		}
 		switch (table[k].kind) {
 		case ATTR_SET:
-			o->attr_set |= table[k].value;
-			o->attr_clr &= ~table[k].value;
-			break;
 		case ATTR_CLR:
-			o->attr_clr |= table[k].value;
-			o->attr_set &= ~table[k].value;
-			break;
 		case ATIME:
-			o->attr_set = (o->attr_set & ~(uint64_t)MOUNT_ATTR__ATIME) | table[k].value;
-			o->attr_clr |= MOUNT_ATTR__ATIME;
+			if (table[k].recursive)
+				set_attr(&o->rattr_set, &o->rattr_clr, table[k].kind, table[k].value);
+			else
+				set_attr(&o->attr_set, &o->attr_clr, table[k].kind, table[k].value);
 			break;
 		case PROPAGATION:
 			o->propagation = table[k].value;
@@ -79,11 +117,20 @@ int mount_opts_parse(char *const *options, struct mount_opts *o, struct shim_err
 			o->idmap = true;
 			o->idmap_recursive = table[k].recursive;
 			break;
-		case IGNORED:
+		case NO_OP:
 			break;
 		case UNSUPPORTED:
-			return shim_fail(err, ENOTSUP, "option \"%s\" is not supported", opt);
+			return shim_fail(err, ENOTSUP, "%s.options[%zu]: \"%s\" is not supported",
+					 o->where, j, opt);
 		}
 	}
 	return 0;
+}
+
+int mount_opts_check_bind(const struct mount_opts *o, struct shim_error *err)
+{
+	if (!o->n_fs_params)
+		return 0;
+	return shim_fail(err, EINVAL, "%s.options[%u]: \"%s\" is no option of a bind mount",
+			 o->where, o->fs_param_index[0], o->fs_params[0]);
 }

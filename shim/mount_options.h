@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * shim/mount_options.h: a mount's "options" array, sorted into what the new
- * mount API wants: per-mount attributes for fsmount()/mount_setattr(),
- * propagation, bind or rbind, and the rest as filesystem parameters for
- * fsconfig() ("mode=755" -> SET_STRING, "newinstance" -> SET_FLAG).
+ * mount API wants: per-mount attributes for fsmount()/mount_setattr() (on
+ * the top mount; the "r" forms, runc's recursive options, with AT_RECURSIVE
+ * over every mount below too), propagation, bind or rbind, and the rest as
+ * filesystem parameters for fsconfig() ("mode=755" -> SET_STRING,
+ * "newinstance" -> SET_FLAG; "sync", "dirsync", "lazytime", "mand" and their
+ * opposites are the VFS's own superblock flags, taken the same way). Nothing
+ * is dropped: a parameter no filesystem takes fails in fsconfig, and a bind
+ * mount, which has no filesystem to give it to, refuses it by name.
  */
 #ifndef SHIM_MOUNT_OPTIONS_H
 #define SHIM_MOUNT_OPTIONS_H
@@ -13,17 +18,27 @@
 
 #include "shim/error.h"
 
+#define MOUNT_MAX_FS_PARAMS 64
+
 struct mount_opts {
-	uint64_t attr_set, attr_clr;	/* MOUNT_ATTR_* */
+	uint64_t attr_set, attr_clr;	/* MOUNT_ATTR_*, the top mount */
+	uint64_t rattr_set, rattr_clr;	/* MOUNT_ATTR_*, recursively ("rro", ...) */
 	uint64_t propagation;		/* MS_PRIVATE, MS_SLAVE, ... or 0 */
 	bool propagation_recursive;
 	bool bind, rbind;
 	bool idmap, idmap_recursive;	/* "idmap", "ridmap" */
-	const char *fs_params[64];	/* borrowed from the options array */
+	const char *fs_params[MOUNT_MAX_FS_PARAMS];	/* borrowed from the options */
+	unsigned int fs_param_index[MOUNT_MAX_FS_PARAMS];	/* j of options[j] */
 	unsigned int n_fs_params;
+	char where[32];			/* "mounts[3]", for messages */
 };
 
-/* options is NULL-terminated (or NULL). The error names the option. */
-int mount_opts_parse(char *const *options, struct mount_opts *out, struct shim_error *err);
+/* options is NULL-terminated (or NULL); where names the mount ("mounts[3]")
+ * and errors name "mounts[3].options[1]". */
+int mount_opts_parse(char *const *options, const char *where, struct mount_opts *out,
+		     struct shim_error *err);
+
+/* A bind mount takes no filesystem parameter: the first one, named. */
+int mount_opts_check_bind(const struct mount_opts *o, struct shim_error *err);
 
 #endif

@@ -120,7 +120,9 @@ static int mount_bind(int root_fd, const struct oci_mount *m, const struct mount
 	}
 	if (tree < 0)
 		return -1;
-	if (mount_set_attrs(tree, "", o->attr_set, o->attr_clr, o->rbind, err) < 0)
+	/* as runc: "ro" makes the top mount read-only, "rro" every one */
+	if (mount_set_attrs(tree, "", o->attr_set, o->attr_clr, false, err) < 0 ||
+	    mount_set_attrs(tree, "", o->rattr_set, o->rattr_clr, true, err) < 0)
 		return -1;
 	target = rootfs_make_path(root_fd, m->destination, !S_ISDIR(st.st_mode), err);
 	if (target < 0)
@@ -142,7 +144,8 @@ static int mount_fs(int root_fd, const struct oci_mount *m, const struct mount_o
 	 * namespace whose root we do not own), bind the host's hierarchy. */
 	if (mnt < 0 && err->errnum == EPERM && strncmp(type, "cgroup", 6) == 0) {
 		mnt = mount_clone_tree(AT_FDCWD, "/sys/fs/cgroup", true, err);
-		if (mnt >= 0 && mount_set_attrs(mnt, "", o->attr_set, o->attr_clr, true, err) < 0)
+		if (mnt >= 0 && mount_set_attrs(mnt, "", o->attr_set | o->rattr_set,
+						 o->attr_clr | o->rattr_clr, true, err) < 0)
 			return -1;
 	}
 	if (mnt < 0)
@@ -234,17 +237,21 @@ static int check_proc_destination(int root_fd, const struct oci_mount *m, bool b
 			 m->destination, "a proc filesystem on /proc itself");
 }
 
-static int mount_one(int root_fd, const struct oci_mount *m, const char *bundle, int prepared,
-		     struct shim_error *err)
+static int mount_one(int root_fd, const struct oci_mount *m, size_t index, const char *bundle,
+		     int prepared, struct shim_error *err)
 {
 	struct mount_opts o;
+	char where[32];
 	bool bind;
 
-	if (mount_opts_parse(m->options, &o, err) < 0)
+	snprintf(where, sizeof(where), "mounts[%zu]", index);
+	if (mount_opts_parse(m->options, where, &o, err) < 0)
 		return -1;
 	bind = o.bind || (m->type && strcmp(m->type, "bind") == 0);
 	if (!bind && (!m->type || !*m->type))
 		return shim_fail(err, 0, "type: missing (and no bind option)");
+	if (bind && mount_opts_check_bind(&o, err) < 0)
+		return -1;
 	if (check_proc_destination(root_fd, m, bind, err) < 0)
 		return -1;
 	if (o.idmap && !bind)
@@ -419,7 +426,7 @@ int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bu
 	if (root_fd < 0)
 		return shim_fail_errno(err, "root.path: %s", rootfs);
 	for (size_t i = 0; i < spec->n_mounts; i++)
-		if (mount_one(root_fd, &spec->mounts[i], bundle, idmapped ? idmapped[i] : -1, err) < 0)
+		if (mount_one(root_fd, &spec->mounts[i], i, bundle, idmapped ? idmapped[i] : -1, err) < 0)
 			return shim_error_wrap(err, "mounts[%zu] (%s)", i, spec->mounts[i].destination);
 	if (config_mounts_fresh_dev(spec) && dev_setup(root_fd, err) < 0)
 		return shim_error_wrap(err, "/dev");

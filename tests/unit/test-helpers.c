@@ -23,7 +23,7 @@ TEST(mount_options_sort_into_attributes_and_parameters)
 	char *opts[] = { "nosuid", "strictatime", "mode=755", "size=65536k", "ro", "newinstance", NULL };
 	struct mount_opts o;
 
-	CHECK(mount_opts_parse(opts, &o, &err) == 0);
+	CHECK(mount_opts_parse(opts, "mounts[0]", &o, &err) == 0);
 	CHECK(o.attr_set == (MOUNT_ATTR_NOSUID | MOUNT_ATTR_STRICTATIME | MOUNT_ATTR_RDONLY));
 	CHECK(o.attr_clr & MOUNT_ATTR__ATIME);
 	CHECK(o.n_fs_params == 3);
@@ -38,7 +38,7 @@ TEST(later_mount_options_win)
 	char *opts[] = { "ro", "rw", "noexec", "exec", NULL };
 	struct mount_opts o;
 
-	CHECK(mount_opts_parse(opts, &o, &err) == 0);
+	CHECK(mount_opts_parse(opts, "mounts[0]", &o, &err) == 0);
 	CHECK(o.attr_set == 0);
 	CHECK(o.attr_clr == (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC));
 	return 0;
@@ -49,7 +49,7 @@ TEST(bind_and_propagation_options)
 	char *opts[] = { "rbind", "rslave", "defaults", NULL };
 	struct mount_opts o;
 
-	CHECK(mount_opts_parse(opts, &o, &err) == 0);
+	CHECK(mount_opts_parse(opts, "mounts[0]", &o, &err) == 0);
 	CHECK(o.bind && o.rbind);
 	CHECK(o.propagation == MS_SLAVE && o.propagation_recursive);
 	CHECK(o.n_fs_params == 0);
@@ -61,8 +61,31 @@ TEST(unsupported_mount_options_are_named)
 	char *opts[] = { "rw", "tmpcopyup", NULL };
 	struct mount_opts o;
 
-	CHECK(mount_opts_parse(opts, &o, &err) == -1);
-	CHECK_STR(err.msg, "option \"tmpcopyup\" is not supported");
+	CHECK(mount_opts_parse(opts, "mounts[0]", &o, &err) == -1);
+	CHECK_STR(err.msg, "mounts[0].options[1]: \"tmpcopyup\" is not supported");
+	return 0;
+}
+
+TEST(recursive_mount_options_are_kept_apart)
+{
+	char *opts[] = { "rbind", "ro", "rnosuid", "rnoatime", "rrw", "nosymfollow", NULL };
+	struct mount_opts o;
+
+	CHECK(mount_opts_parse(opts, "mounts[0]", &o, &err) == 0);
+	CHECK(o.attr_set == (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSYMFOLLOW));
+	CHECK(o.rattr_set == (MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOATIME));
+	CHECK(o.rattr_clr == (MOUNT_ATTR__ATIME | MOUNT_ATTR_RDONLY));
+	return 0;
+}
+
+TEST(a_bind_mount_names_an_option_it_cannot_take)
+{
+	char *opts[] = { "bind", "ro", "size=1m", NULL };
+	struct mount_opts o;
+
+	CHECK(mount_opts_parse(opts, "mounts[4]", &o, &err) == 0);
+	CHECK(mount_opts_check_bind(&o, &err) == -1);
+	CHECK_STR(err.msg, "mounts[4].options[2]: \"size=1m\" is no option of a bind mount");
 	return 0;
 }
 
@@ -184,11 +207,13 @@ TEST(a_pid_with_another_start_time_is_not_opened)
 
 int main(void)
 {
-	TAP_PLAN(13);
+	TAP_PLAN(15);
 	RUN(mount_options_sort_into_attributes_and_parameters);
 	RUN(later_mount_options_win);
 	RUN(bind_and_propagation_options);
 	RUN(unsupported_mount_options_are_named);
+	RUN(recursive_mount_options_are_kept_apart);
+	RUN(a_bind_mount_names_an_option_it_cannot_take);
 	RUN(signals_by_name_and_number);
 	RUN(container_ids);
 	RUN(state_round_trips_with_private_fields);
