@@ -182,6 +182,28 @@ static inline int sys_pidfd_send_signal(int pidfd, int sig, siginfo_t *info,
 #endif
 }
 
+/* --- memfd_create (3.17; sealing 3.17, MFD_EXEC 6.3) --- */
+
+#ifndef MFD_CLOEXEC
+#define MFD_CLOEXEC 0x0001U
+#endif
+#ifndef MFD_ALLOW_SEALING
+#define MFD_ALLOW_SEALING 0x0002U
+#endif
+#ifndef MFD_EXEC
+#define MFD_EXEC 0x0010U	/* 6.3: executable even under vm.memfd_noexec */
+#endif
+
+static inline int sys_memfd_create(const char *name, unsigned int flags)
+{
+#ifdef __NR_memfd_create
+	return (int)syscall(__NR_memfd_create, name, flags);
+#else
+	(void)name, (void)flags;
+	return SHIM_ENOSYS();
+#endif
+}
+
 /* --- close_range (5.9; CLOSE_RANGE_CLOEXEC 5.11) --- */
 
 #ifndef CLOSE_RANGE_UNSHARE

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "shim/cleanup.h"
+#include "shim/log.h"
+#include "shim/selfexe.h"
+#include "shim/syscalls.h"
+
+#define SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
+
+extern char **environ;
+
+static bool sealed(int fd)
+{
+	int seals = fcntl(fd, F_GET_SEALS);
+
+	return seals >= 0 && (seals & SEALS) == SEALS;
+}
+
+bool selfexe_is_sealed(void)
+{
+	_cleanup_close_ int exe = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+
+	return exe >= 0 && sealed(exe);
+}
+
+/* The bytes the kernel maps: up to the end of the last segment, and the
+ * program headers; what follows (debug sections, section headers) is not
+ * needed to run. The whole file when it is not the ELF we expect. */
+static off_t runnable_size(int fd, const struct stat *st)
+{
+	Elf64_Ehdr eh;
+	off_t end;
+
+	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(Elf64_Phdr))
+		return st->st_size;
+	end = (off_t)(eh.e_phoff + (Elf64_Off)eh.e_phnum * sizeof(Elf64_Phdr));
+	for (unsigned int i = 0; i < eh.e_phnum; i++) {
+		Elf64_Phdr ph;
+
+		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + i * sizeof(ph))) != (ssize_t)sizeof(ph))
+			return st->st_size;
+		if ((off_t)(ph.p_offset + ph.p_filesz) > end)
+			end = (off_t)(ph.p_offset + ph.p_filesz);
+	}
+	return end <= st->st_size ? end : st->st_size;
+}
+
+/* The copy has no section headers: say so in its ELF header. */
+static int drop_section_headers(int fd, off_t size)
+{
+	Elf64_Ehdr eh;
+
+	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) || eh.e_shoff < (Elf64_Off)size)
+		return 0;
+	eh.e_shoff = 0;
+	eh.e_shnum = 0;
+	eh.e_shstrndx = SHN_UNDEF;
+	return pwrite(fd, &eh, sizeof(eh), 0) == (ssize_t)sizeof(eh) ? 0 : -1;
+}
+
+static int sealed_copy(int exe, struct shim_error *err)
+{
+	struct stat st;
+	off_t size, off = 0;
+	int fd;
+
+	if (fstat(exe, &st) < 0)
+		return shim_fail_errno(err, "stat /proc/self/exe");
+	fd = sys_memfd_create("shim", MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_EXEC);
+	if (fd < 0 && errno == EINVAL)	/* before 6.3: no MFD_EXEC, none needed */
+		fd = sys_memfd_create("shim", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0)
+		return shim_fail_errno(err, "memfd_create");
+	size = runnable_size(exe, &st);
+	while (off < size) {
+		ssize_t n = sendfile(fd, exe, &off, (size_t)(size - off));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			shim_fail_errno(err, "copying /proc/self/exe to a memfd");
+			close(fd);
+			return -1;
+		}
+	}
+	if (drop_section_headers(fd, size) < 0 || fchmod(fd, 0555) < 0 ||
+	    fcntl(fd, F_ADD_SEALS, SEALS) < 0) {
+		shim_fail_errno(err, "sealing the memfd copy of the runtime");
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int selfexe_ensure_sealed(char **argv, struct shim_error *err)
+{
+	_cleanup_close_ int exe = open("/proc/self/exe", O_RDONLY | O_CLOEXEC), copy = -1;
+
+	if (exe < 0)
+		return shim_fail_errno(err, "open /proc/self/exe (is /proc mounted?)");
+	if (sealed(exe))
+		return 0;
+	copy = sealed_copy(exe, err);
+	if (copy < 0)
+		return shim_error_wrap(err, "protecting the runtime binary");
+	exe = safe_close(exe);
+	log_debug("re-executing from a sealed memfd copy of the runtime binary");
+	fexecve(copy, argv, environ);
+	return shim_fail_errno(err, "protecting the runtime binary: exec of its sealed copy");
+}
