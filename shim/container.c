@@ -181,7 +181,7 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 		return -1;
 	if (c->agent_fd >= 0 && plan_agent(c, plan, err) < 0)
 		return -1;
-	if (c->console_fd >= 0 && terminal_setup(c->console_fd, &c->spec->process, err) < 0)
+	if (c->console_fd >= 0 && terminal_setup(c->console_fd, &c->spec->process, true, err) < 0)
 		return -1;
 	c->console_fd = safe_close(c->console_fd);
 	return rootfs_finish(c->spec, err);

@@ -86,7 +86,7 @@ static int child_setup(struct exec_ctx *x, struct process_plan *plan, struct shi
 	/* joining the mount namespace moved us to its root: the container's */
 	if (process_prepare(x->o->process, x->o->seccomp, plan, err) < 0)
 		return -1;
-	if (x->console_fd >= 0 && terminal_setup(x->console_fd, x->o->process, err) < 0)
+	if (x->console_fd >= 0 && terminal_setup(x->console_fd, x->o->process, false, err) < 0)
 		return -1;
 	x->console_fd = safe_close(x->console_fd);
 	return 0;

@@ -8,13 +8,17 @@
 #include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include "shim/cleanup.h"
 #include "shim/fd.h"
+#include "shim/fsutil.h"
+#include "shim/mount.h"
 #include "shim/pidfd.h"
 #include "shim/signals.h"
+#include "shim/syscalls.h"
 #include "shim/terminal.h"
 
 #ifndef TIOCGPTPEER
@@ -51,7 +55,50 @@ static int open_slave(int master, struct shim_error *err)
 	return fd;
 }
 
-int terminal_setup(int sock, const struct oci_process *p, struct shim_error *err)
+/* The target for /dev/console: what is there if it is a file or a device
+ * (never through a link), else a new empty file (O_EXCL | O_NOFOLLOW). */
+static int console_target(struct shim_error *err)
+{
+	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), dev = -1;
+	struct stat st;
+	int fd;
+
+	if (root < 0)
+		return shim_fail_errno(err, "open /");
+	dev = openat2_retry(root, "/dev", O_PATH | O_DIRECTORY,
+			    RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+	if (dev < 0)
+		return shim_fail_errno(err, "open /dev without following links");
+	fd = openat(dev, "console", O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		fd = openat(dev, "console", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY |
+			    O_CLOEXEC, 0600);
+	if (fd < 0)
+		return shim_fail_errno(err, "/dev/console");
+	if (fstat(fd, &st) < 0 || !(S_ISREG(st.st_mode) || S_ISCHR(st.st_mode))) {
+		close(fd);
+		return shim_fail(err, EPERM, "/dev/console is not a file or a device (a link, a "
+				 "folder): refusing to mount over it");
+	}
+	return fd;
+}
+
+/* The init's pty slave bound on /dev/console, as runc does (CVE-2025-52565:
+ * the target is checked, no link on the way followed, and the bind made
+ * onto that very fd). */
+static int mount_console(int slave, struct shim_error *err)
+{
+	_cleanup_close_ int target = console_target(err), tree = -1;
+
+	if (target < 0)
+		return shim_error_wrap(err, "process.terminal");
+	tree = mount_clone_tree(slave, "", false, err);
+	if (tree < 0 || mount_attach(tree, target, "", err) < 0)
+		return shim_error_wrap(err, "process.terminal: binding the pty on /dev/console");
+	return 0;
+}
+
+int terminal_setup(int sock, const struct oci_process *p, bool console, struct shim_error *err)
 {
 	_cleanup_close_ int master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
 	int slave, unlock = 0;
@@ -70,6 +117,10 @@ int terminal_setup(int sock, const struct oci_process *p, struct shim_error *err
 			close(slave);
 			return shim_fail_errno(err, "process.consoleSize");
 		}
+	}
+	if (console && mount_console(slave, err) < 0) {
+		close(slave);
+		return -1;
 	}
 	if (fd_send(sock, master, err) < 0) {
 		close(slave);

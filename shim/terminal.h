@@ -24,8 +24,9 @@
  * terminal is false. */
 int terminal_socket(bool terminal, const char *console_socket, int fds[2], struct shim_error *err);
 
-/* In the init: the pty, as described above. */
-int terminal_setup(int sock, const struct oci_process *p, struct shim_error *err);
+/* In the init or an exec child: the pty, as described above; with console
+ * (the init), its slave is also bound on /dev/console. */
+int terminal_setup(int sock, const struct oci_process *p, bool console, struct shim_error *err);
 
 /* In the runtime: copy stdin -> master and master -> stdout until the
  * process behind pidfd exits; *status is its exit status. */

@@ -233,6 +233,7 @@ sysctl_refused() {
 		shim_detached create -b "$BUNDLE" c1
 		fails_naming "${field#.}: holds a NUL byte"
 	done
+	setup_bundle true
 	update_config '.linux.sysctl = {"kernel.shmmni\u0000x": "1"}'
 	shim_detached create -b "$BUNDLE" c1
 	fails_naming "linux.sysctl.kernel.shmmni: a member name holds a NUL byte"
@@ -265,4 +266,239 @@ sysctl_refused() {
 	kill "$flipper"
 	wait "$flipper" 2>/dev/null || true
 	[ "$failed" -eq 0 ]
+}
+
+# --- 1. the runtime binary (CVE-2019-5736) ---
+
+# The container's process is the runtime's own code (an entrypoint the
+# image made a link to /proc/self/exe), blocked reading a FIFO the test
+# holds open. Sets PID to it.
+start_runtime_in_container() {
+	mkfifo "$BATS_TEST_TMPDIR/stdin"
+	exec 7<>"$BATS_TEST_TMPDIR/stdin"
+	update_config 'del(.linux.namespaces[] | select(.type == "pid")) | .root.readonly = false |
+		.process.args = ["/entry", "update", "--resources", "-", "x"]'
+	"$SHIM_BIN" --root "$ROOT" run -d -b "$BUNDLE" c1 <&7 >/dev/null 2>&1 3>&-
+	PID=$(shim state c1 | jq .pid)
+	[ "$PID" -gt 0 ]
+}
+
+@test "an entrypoint linked to /proc/self/exe cannot rewrite the runtime binary" {
+	local before i
+	before=$(sha256sum < "$SHIM_BIN")
+	ln -s /proc/self/exe "$BUNDLE/rootfs/entry"
+	start_runtime_in_container
+	# the attacker, in the container: hold /proc/PID/exe, wait for the
+	# runtime's code to exit, then write through it
+	"$SHIM_BIN" --root "$ROOT" exec -d -e PID="$PID" c1 sh -c '
+		exec 5< /proc/$PID/exe || { echo noopen > /tmp/result; exit; }
+		echo opened > /tmp/result
+		for i in $(seq 100); do
+			if printf pwned 1<> /proc/self/fd/5 2>/dev/null; then echo written > /tmp/result; exit; fi
+			sleep 0.05
+		done
+		echo refused > /tmp/result' < /dev/null > /dev/null 2>&1 3>&-
+	for i in $(seq 100); do [ -s "$BUNDLE/rootfs/tmp/result" ] && break; sleep 0.1; done
+	kill -9 "$PID"
+	exec 7>&-
+	for i in $(seq 150); do grep -qE "written|refused|noopen" "$BUNDLE/rootfs/tmp/result" && break; sleep 0.1; done
+	[ "$(sha256sum < "$SHIM_BIN")" = "$before" ] || { echo "the runtime binary was rewritten"; false; }
+	run cat "$BUNDLE/rootfs/tmp/result"
+	assert_output refused
+}
+
+@test "a #!/proc/self/exe script runs a sealed copy, never the host's binary file" {
+	local before pid
+	before=$(sha256sum < "$SHIM_BIN")
+	# the interpreter, the runtime's code, blocks opening its --log FIFO
+	printf '#!/proc/self/exe --log=/fifo\n' > "$BUNDLE/rootfs/entry"
+	chmod 755 "$BUNDLE/rootfs/entry"
+	mkfifo "$BUNDLE/rootfs/fifo"
+	update_config 'del(.linux.namespaces[] | select(.type == "pid")) | .process.args = ["/entry"]'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	pid=$(shim state c1 | jq .pid)
+	run cat "/proc/$pid/cmdline"
+	[[ "$output" == "/proc/self/exe"* ]] || { echo "not the runtime's code: $output"; false; }
+	run readlink "/proc/$pid/exe"
+	[[ "$output" == "/memfd:shim"* ]] || { echo "the container runs $output"; false; }
+	# hold it, let the runtime's code exit, then write with every
+	# capability: the seals hold (the host's binary would take it)
+	exec 8< "/proc/$pid/exe"
+	kill -9 "$pid"
+	wait_for_status c1 stopped
+	run sh -c 'printf pwned 1<> /proc/self/fd/8'
+	exec 8<&-
+	assert_failure
+	[ "$(sha256sum < "$SHIM_BIN")" = "$before" ]
+}
+
+@test "LD_PRELOAD and the image's own libraries are never loaded into the runtime's code" {
+	ln -s /proc/self/exe "$BUNDLE/rootfs/entry"
+	mkdir -p "$BUNDLE/rootfs/lib"
+	printf 'not really a library' > "$BUNDLE/rootfs/lib/evil.so"
+	update_config '.process.env += ["LD_PRELOAD=/lib/evil.so", "LD_LIBRARY_PATH=/lib"]'
+	start_runtime_in_container
+	[ -d "/proc/$PID" ]
+	run grep -c '\.so' "/proc/$PID/maps"
+	assert_output 0
+	exec 7>&-
+}
+
+@test "exec's own process is the sealed copy too" {
+	update_config '.process.args = ["sleep", "1000"]'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	run shim exec c1 sh -c 'readlink /proc/$PPID/exe 2>&1 || true; cat /proc/self/status | grep -c "^NoNewPrivs"'
+	assert_success
+	[[ "$output" != *"$(readlink -f "$SHIM_BIN")"* ]]
+}
+
+# --- 6. kill --all ---
+
+@test "kill --all without a PID namespace signals no host process" {
+	local got=$BATS_TEST_TMPDIR/got host
+	sh -c "trap 'echo got >> $got' CONT; while :; do sleep 0.1; done" 3>&- &
+	host=$!
+	update_config 'del(.linux.namespaces[] | select(.type == "pid")) | .process.args = ["sleep", "1000"]'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	sleep 0.3
+	run shim kill --all c1 CONT
+	assert_success
+	run shim kill --all c1 KILL
+	assert_success
+	sleep 0.5
+	kill -0 "$host" || { echo "a host process was killed"; false; }
+	kill "$host"
+	[ ! -e "$got" ] || { echo "a host process got SIGCONT"; false; }
+	wait_for_status c1 stopped
+}
+
+@test "kill --all after the init exited kills what the container left, and only that" {
+	update_config 'del(.linux.namespaces[] | select(.type == "pid")) |
+		.process.args = ["sh", "-c", "sleep 4321 & exit 0"]'
+	sleep 4322 3>&- &
+	local host=$!
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	wait_for_status c1 stopped
+	pgrep -f "sleep 4321" > /dev/null
+	run shim kill --all c1 KILL
+	assert_success
+	sleep 0.5
+	! pgrep -f "sleep 4321" > /dev/null
+	kill -0 "$host"
+	kill "$host"
+}
+
+# --- 7. /dev/console ---
+
+@test "process.terminal binds the pty on /dev/console" {
+	update_config '.process.terminal = true |
+		.process.args = ["sh", "-c", "stat -c %t:%T /dev/console; stat -c %t:%T $(tty)"]'
+	run shim run -b "$BUNDLE" c1 < /dev/null
+	assert_success
+	[ "$(echo "$output" | tr -d '\r' | sort -u | wc -l)" -eq 1 ] || { show_run; false; }
+	[[ "$output" == 88:* ]] || { show_run; false; }
+}
+
+@test "a /dev/console symlink to a host knob is never mounted over" {
+	local before
+	before=$(cat /proc/sys/kernel/core_pattern)
+	dev_from_rootfs
+	ln -s /proc/sys/kernel/core_pattern "$BUNDLE/rootfs/dev/console"
+	ln -s pts/ptmx "$BUNDLE/rootfs/dev/ptmx"
+	update_config '.process.terminal = true | .linux.maskedPaths = []'
+	run shim run -b "$BUNDLE" c1 < /dev/null
+	[ "$(cat /proc/sys/kernel/core_pattern)" = "$before" ]
+	assert_failure
+	assert_output_has "process.terminal: /dev/console is not a file or a device"
+	assert_nothing_left
+}
+
+# --- 8. mount options ---
+
+@test "an unknown option on a bind mount is refused by mounts[i].options[j]" {
+	update_config --arg s "$BATS_TEST_TMPDIR" '.mounts += [{"destination": "/mnt", "type": "bind",
+		"source": $s, "options": ["rbind", "ro", "size=1m"]}]'
+	shim_detached create -b "$BUNDLE" c1
+	fails_naming 'mounts[7].options[2]: "size=1m" is no option of a bind mount'
+}
+
+@test "an unknown option on a tmpfs is refused by mounts[i].options[j]" {
+	update_config '.mounts += [{"destination": "/mnt", "type": "tmpfs", "source": "tmpfs",
+		"options": ["nosuid", "bogus"]}]'
+	shim_detached create -b "$BUNDLE" c1
+	fails_naming 'mounts[7].options[1] "bogus"'
+}
+
+@test "ro makes the top of an rbind read-only, rro every mount below it too" {
+	local src=$BATS_TEST_TMPDIR/src
+	mkdir -p "$src/sub"
+	mount -t tmpfs tmpfs "$src/sub"
+	update_config --arg s "$src" '.mounts += [{"destination": "/mnt", "type": "bind", "source": $s,
+		"options": ["rbind", "ro"]}] | .process.args = ["sh", "-c",
+		"touch /mnt/top 2>/dev/null && echo top-rw || echo top-ro; touch /mnt/sub/x 2>/dev/null && echo sub-rw || echo sub-ro"]'
+	run shim run -b "$BUNDLE" c1
+	assert_output "top-ro
+sub-rw"
+	update_config '.mounts[-1].options = ["rbind", "rro"]'
+	run shim run -b "$BUNDLE" c2
+	umount "$src/sub"
+	assert_output "top-ro
+sub-ro"
+}
+
+@test "nosymfollow refuses to follow symlinks on the mount" {
+	update_config '.mounts += [{"destination": "/t", "type": "tmpfs", "source": "tmpfs",
+		"options": ["nosymfollow"]}] | .process.args = ["sh", "-c",
+		"ln -s /etc /t/l && cat /t/l/passwd > /dev/null 2>&1 && echo followed || echo refused"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output refused
+}
+
+# --- 9. the state folder ---
+
+@test "delete -f of a state folder that is a symlink leaves what it points to" {
+	mkdir -p "$ROOT" "$BATS_TEST_TMPDIR/victim"
+	echo precious > "$BATS_TEST_TMPDIR/victim/file"
+	ln -s "$BATS_TEST_TMPDIR/victim" "$ROOT/evil"
+	run shim state evil
+	assert_failure
+	assert_output_has "is not a folder of the runtime's"
+	run shim delete -f evil
+	assert_success
+	[ "$(cat "$BATS_TEST_TMPDIR/victim/file")" = precious ]
+	[ ! -e "$ROOT/evil" ] && [ ! -L "$ROOT/evil" ]
+}
+
+@test "--pid-file through a planted symlink writes no host file" {
+	echo precious > "$BATS_TEST_TMPDIR/victim"
+	ln -s "$BATS_TEST_TMPDIR/victim" "$BATS_TEST_TMPDIR/pid"
+	update_config '.process.args = ["sleep", "1000"]'
+	shim_detached create --pid-file "$BATS_TEST_TMPDIR/pid" -b "$BUNDLE" c1
+	assert_success
+	[ "$(cat "$BATS_TEST_TMPDIR/victim")" = precious ]
+	[ ! -L "$BATS_TEST_TMPDIR/pid" ]
+	[ "$(cat "$BATS_TEST_TMPDIR/pid")" = "$(shim state c1 | jq .pid)" ]
+}
+
+@test "a corrupt or truncated state.json does not make a container undeletable" {
+	local how pid
+	update_config '.process.args = ["sleep", "1000"]'
+	for how in corrupt truncated; do
+		shim_detached run -d -b "$BUNDLE" c1
+		assert_success
+		pid=$(shim state c1 | jq .pid)
+		if [ "$how" = corrupt ]; then echo '{"ociVersion": [' > "$ROOT/c1/state.json"
+		else : > "$ROOT/c1/state.json"; fi
+		run shim state c1
+		assert_failure
+		run shim delete -f c1
+		assert_success
+		! kill -0 "$pid" 2>/dev/null || { echo "$how: the init is still alive"; false; }
+		assert_nothing_left
+	done
 }
