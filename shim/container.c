@@ -196,7 +196,7 @@ static int wait_for_start(struct init_ctx *c, struct shim_error *err)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", c->fifo_fd);
 	fifo = open(path, O_WRONLY | O_CLOEXEC);
 	if (fifo < 0 && errno == ENOENT)	/* no /proc in the container */
-		fifo = openat(c->dir_fd, STORE_FIFO, O_WRONLY | O_CLOEXEC);
+		fifo = openat(c->dir_fd, STORE_FIFO, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fifo < 0)
 		return shim_fail_errno(err, "waiting for start: open exec.fifo");
 	if (write(fifo, "0", 1) != 1)
@@ -361,7 +361,7 @@ static int spawn_init(const struct create_opts *o, const struct bundle *b, int d
 	    idmap_prepare(b->spec, b->path, &idmapped, err) < 0 ||
 	    connect_agent(b->spec, &ctx.agent_fd, err) < 0)
 		goto out;
-	ctx.fifo_fd = openat(dir_fd, STORE_FIFO, O_PATH | O_CLOEXEC);
+	ctx.fifo_fd = openat(dir_fd, STORE_FIFO, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (ctx.fifo_fd < 0) {
 		shim_fail_errno(err, "open %s", STORE_FIFO);
 		goto out;
@@ -398,7 +398,7 @@ static int fchown_to_ns_root(int dir_fd, const struct oci_spec *s, struct shim_e
 
 	if (ns_root_host_ids(s, &uid, &gid) < 0)
 		return shim_fail(err, EINVAL, "linux.uidMappings: container ID 0 is not mapped");
-	if (fchownat(dir_fd, STORE_FIFO, uid, gid, 0) < 0)
+	if (fchownat(dir_fd, STORE_FIFO, uid, gid, AT_SYMLINK_NOFOLLOW) < 0)
 		return shim_fail_errno(err, "chown %s", STORE_FIFO);
 	return 0;
 }
@@ -612,7 +612,7 @@ int container_start(struct container *c, struct shim_error *err)
 				 container_status_name(c->status));
 	/* Non-blocking, so an init that died first cannot hang us; its own
 	 * blocking open for writing returns as soon as this one exists. */
-	fifo = openat(c->dir_fd, STORE_FIFO, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	fifo = openat(c->dir_fd, STORE_FIFO, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
 	if (fifo < 0)
 		return shim_fail_errno(err, "start: open exec.fifo");
 	p[0] = (struct pollfd){ .fd = fifo, .events = POLLIN };
