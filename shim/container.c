@@ -167,9 +167,9 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	if (ns_enter(c->joins, false, err) < 0)
 		return -1;
 	/* before any mount of the container's: the handle sysctls and
-	 * oomScoreAdj are written through (shim/procfs.h) */
-	if ((c->spec->sysctl || c->spec->process.has_oom_score_adj) && procfs_fd(err) < 0)
-		return shim_error_wrap(err, "linux.sysctl, process.oomScoreAdj");
+	 * oomScoreAdj are written, and exec.fifo reopened, through */
+	if (procfs_fd(err) < 0)
+		return shim_error_wrap(err, "the runtime's procfs handle");
 	if (c->spec->hostname && *c->spec->hostname &&
 	    sethostname(c->spec->hostname, strlen(c->spec->hostname)) < 0)
 		return shim_fail_errno(err, "hostname: sethostname");
@@ -187,15 +187,14 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	return rootfs_finish(c->spec, err);
 }
 
-/* Blocks until `start` opens the fifo for reading. */
+/* Blocks until `start` opens the fifo for reading. The O_PATH fd is
+ * reopened through the runtime's procfs handle, never the container's
+ * /proc; with no procfs to be had, from the state folder. */
 static int wait_for_start(struct init_ctx *c, struct shim_error *err)
 {
-	char path[32];
-	_cleanup_close_ int fifo = -1;
+	_cleanup_close_ int fifo = procfs_reopen(c->fifo_fd, O_WRONLY, err);
 
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", c->fifo_fd);
-	fifo = open(path, O_WRONLY | O_CLOEXEC);
-	if (fifo < 0 && errno == ENOENT)	/* no /proc in the container */
+	if (fifo < 0)
 		fifo = openat(c->dir_fd, STORE_FIFO, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fifo < 0)
 		return shim_fail_errno(err, "waiting for start: open exec.fifo");

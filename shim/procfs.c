@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
@@ -86,6 +87,33 @@ int procfs_write_self(const char *file, const char *text, struct shim_error *err
 		return shim_fail_errno(err, "readlink /proc/self");
 	pid[n] = '\0';
 	return procfs_write_pid(atoi(pid), file, text, err);
+}
+
+int procfs_reopen(int fd, int flags, struct shim_error *err)
+{
+	char pid[32], path[64];
+	struct stat want, got;
+	ssize_t n;
+	int proc = procfs_fd(err), out;
+
+	if (proc < 0)
+		return -1;
+	n = readlinkat(proc, "self", pid, sizeof(pid) - 1);
+	if (n <= 0)
+		return shim_fail_errno(err, "readlink /proc/self");
+	pid[n] = '\0';
+	/* fd/N is a magic link, which a scoped openat2 refuses; the handle is
+	 * ours, with nothing mounted in it, and the result is checked */
+	snprintf(path, sizeof(path), "%s/fd/%d", pid, fd);
+	out = openat(proc, path, flags | O_CLOEXEC);
+	if (out < 0)
+		return shim_fail_errno(err, "reopening fd %d through /proc", fd);
+	if (fstat(fd, &want) < 0 || fstat(out, &got) < 0 || want.st_dev != got.st_dev ||
+	    want.st_ino != got.st_ino) {
+		close(out);
+		return shim_fail(err, EXDEV, "reopening fd %d through /proc: another file", fd);
+	}
+	return out;
 }
 
 int procfs_write_pid(int pid, const char *file, const char *text, struct shim_error *err)
