@@ -490,6 +490,8 @@ static int parse_tree(yajl_val tree, struct oci_spec *s, struct shim_error *err)
 	s->has_process = r == 0;
 	if (proc && parse_process(proc, &s->process, err) < 0)
 		return -1;
+	if (json_get_string(tree, "domainname", "", &s->domainname, err) < 0)
+		return -1;
 	if (json_get_string(tree, "hostname", "", &s->hostname, err) < 0)
 		return -1;
 	if (json_get_array(tree, "mounts", "", &mounts, err) < 0 ||
@@ -512,6 +514,8 @@ static int parse_tree(yajl_val tree, struct oci_spec *s, struct shim_error *err)
 		return json_fail(err, "linux.uidMappings", "a new user namespace needs uidMappings and gidMappings");
 	if (s->hostname && *s->hostname && !oci_spec_namespace(s, OCI_NS_UTS))
 		return json_fail(err, "hostname", "setting it needs a uts namespace in linux.namespaces");
+	if (s->domainname && *s->domainname && !oci_spec_namespace(s, OCI_NS_UTS))
+		return json_fail(err, "domainname", "setting it needs a uts namespace in linux.namespaces");
 	return 0;
 }
 
@@ -578,6 +582,7 @@ void oci_spec_free(struct oci_spec *s)
 	free(s->root_path);
 	oci_process_release(&s->process);
 	free(s->hostname);
+	free(s->domainname);
 	for (size_t i = 0; i < s->n_mounts; i++) {
 		free(s->mounts[i].destination);
 		free(s->mounts[i].type);

@@ -91,6 +91,7 @@ struct oci_spec {
 	bool has_process;
 	struct oci_process process;
 	char *hostname;
+	char *domainname;
 	struct oci_mount *mounts;
 	size_t n_mounts;
 	struct oci_namespace *namespaces;

@@ -173,6 +173,9 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	if (c->spec->hostname && *c->spec->hostname &&
 	    sethostname(c->spec->hostname, strlen(c->spec->hostname)) < 0)
 		return shim_fail_errno(err, "hostname: sethostname");
+	if (c->spec->domainname && *c->spec->domainname &&
+	    setdomainname(c->spec->domainname, strlen(c->spec->domainname)) < 0)
+		return shim_fail_errno(err, "domainname: setdomainname");
 	if (c->spec->has_personality && personality(c->spec->personality) < 0)
 		return shim_fail_errno(err, "linux.personality: personality");
 	if (rootfs_setup(c->spec, c->rootfs, c->bundle, c->idmapped, init_before_pivot, c, err) < 0 ||

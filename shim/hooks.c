@@ -33,7 +33,7 @@ struct hook_child {
 static int hook_main(void *arg)
 {
 	struct hook_child *c = arg;
-	char *default_args[] = { c->hook->path, NULL }, *no_env[] = { NULL };
+	char *default_args[] = { c->hook->path, NULL };
 	sigset_t none;
 
 	/* A runtime killed while its hook runs takes the hook along (kept
@@ -48,7 +48,7 @@ static int hook_main(void *arg)
 	signal(SIGPIPE, SIG_DFL);
 	fd_close_from(3, NULL);
 	execve(c->hook->path, c->hook->args ? c->hook->args : default_args,
-	       c->hook->env ? c->hook->env : no_env);
+	       c->hook->env ? c->hook->env : environ);
 	dprintf(STDERR_FILENO, "exec: %s", strerror(errno));
 	return 127;
 }

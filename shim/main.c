@@ -83,12 +83,28 @@ static int parse_globals(int argc, char **argv, struct global_opts *g, struct sh
 		}
 		if (strcmp(argv[i], "--debug") == 0)
 			g->debug = true;
+		else if (strcmp(argv[i], "--version") == 0 || strcmp(argv[i], "-v") == 0)
+			g->version = true;
+		else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			g->help = true;
 		else if (strcmp(argv[i], "--systemd-cgroup") == 0)
 			return shim_fail(err, 0, "--systemd-cgroup: systemd cgroups are not supported");
 		else
 			return shim_fail(err, 0, "unknown global flag %s", argv[i]);
 	}
 	return i;
+}
+
+/* COMMAND -h or --help, before anything else of it. */
+static bool command_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+			return true;
+		if (strcmp(argv[i], "--") == 0)
+			break;
+	}
+	return false;
 }
 
 static bool enters_container(const char *cmd)
@@ -109,15 +125,16 @@ int main(int argc, char **argv)
 	char text[2048];
 	int first, status = -1;
 
-	if (argc >= 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-v") == 0)) {
+	first = parse_globals(argc, argv, &g, &err);
+	/* as runc: --version and --help anywhere among the global flags */
+	if (first >= 0 && g.version) {
 		printf("shim version %s\nspec: %s\n", SHIM_VERSION, SHIM_SPEC_VERSION);
 		return 0;
 	}
-	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+	if (first >= 0 && g.help) {
 		usage(stdout);
 		return 0;
 	}
-	first = parse_globals(argc, argv, &g, &err);
 	if (first >= 0 && log_setup(g.log, g.log_format, g.debug, &err) < 0)
 		first = -1;
 	/* the verbs that put a process into a container (shim/selfexe.h) */
@@ -134,14 +151,20 @@ int main(int argc, char **argv)
 		for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 			if (strcmp(commands[i].name, argv[first]) == 0)
 				break;
-		if (i == sizeof(commands) / sizeof(commands[0]))
+		if (i == sizeof(commands) / sizeof(commands[0])) {
 			shim_fail(&err, 0, "unknown command \"%s\"", argv[first]);
-		else
+		} else if (command_help(argc - first, argv + first)) {
+			printf("usage: shim %s [FLAGS] ...\n%s (man shim: every flag)\n",
+			       commands[i].name, commands[i].summary);
+			return 0;
+		} else {
 			status = commands[i].fn(&g, argc - first, argv + first, &err);
+		}
 	}
 	if (status < 0) {
 		log_error(shim_error_text(&err, text, sizeof(text)));
-		return 1;
+		/* as runc: exec's own failures are 255, apart from the process's */
+		return first >= 0 && first < argc && strcmp(argv[first], "exec") == 0 ? 255 : 1;
 	}
 	return status;
 }

@@ -30,7 +30,7 @@ int signal_parse(const char *text)
 		return -1;
 	n = strtol(text, &end, 10);
 	if (!*end)
-		return n > 0 && n < NSIG ? (int)n : -1;
+		return n >= 0 && n < NSIG ? (int)n : -1;
 	if (strncasecmp(text, "SIG", 3) == 0)
 		text += 3;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)

@@ -80,12 +80,12 @@ int store_open(const char *root, const char *id, struct shim_error *err)
 		return -1;
 	root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root_fd < 0 && errno == ENOENT)
-		return shim_fail(err, ENOENT, "container \"%s\" does not exist", id);
+		return shim_fail(err, 0, "container \"%s\" does not exist", id);
 	if (root_fd < 0)
 		return shim_fail_errno(err, "--root %s", root);
 	fd = open_beneath(root_fd, id);
 	if (fd < 0 && errno == ENOENT)
-		return shim_fail(err, ENOENT, "container \"%s\" does not exist", id);
+		return shim_fail(err, 0, "container \"%s\" does not exist", id);
 	if (fd < 0 && (errno == ELOOP || errno == ENOTDIR || errno == EXDEV))
 		return shim_fail(err, errno, "container \"%s\": %s/%s is not a folder of the "
 				 "runtime's (a link or a file), refusing it", id, root, id);

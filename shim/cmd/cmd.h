@@ -17,6 +17,7 @@ struct global_opts {
 	const char *log;
 	const char *log_format;
 	bool debug;
+	bool version, help;	/* --version/-v, --help/-h among the globals */
 };
 
 typedef int (*cmd_fn)(const struct global_opts *g, int argc, char **argv, struct shim_error *err);

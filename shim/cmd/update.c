@@ -182,7 +182,8 @@ static int parse_update(int argc, char **argv, struct oci_resources *r, struct s
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+r:", opts, NULL)) != -1) {
+	/* no "+": as runc, flags after the ID count too (getopt moves it last) */
+	while ((ch = getopt_long(argc, argv, "r:", opts, NULL)) != -1) {
 		if (ch == '?' || ch == ':')
 			return shim_fail(err, 0, "update: unknown flag or missing value: %s", argv[optind - 1]);
 		vals[ch == 'r' ? F_RESOURCES : ch] = optarg;

@@ -1,0 +1,93 @@
+#!/usr/bin/env bats
+# What runc does that engines and users can tell (issue 13), one behaviour
+# a test.
+
+load helpers
+
+setup() {
+	require_guest
+	setup_bundle true
+}
+
+@test "kill ID 0 is a liveness probe" {
+	update_config '.process.args = ["sleep", "1000"]'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	run shim kill c1 0
+	assert_success
+	shim kill c1 KILL
+	wait_for_status c1 stopped
+	run shim kill c1 0
+	assert_failure
+	assert_output_has "container not running"
+}
+
+@test "exec exits 255 on a runtime error, with the process's status otherwise" {
+	update_config '.process.args = ["sleep", "1000"]'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	run shim exec c1 sh -c 'exit 3'
+	[ "$status" -eq 3 ]
+	run shim exec --cwd relative c1 true
+	[ "$status" -eq 255 ] || { show_run; false; }
+	run shim exec nope true
+	[ "$status" -eq 255 ] || { show_run; false; }
+}
+
+@test "--version, -v, --help and -h work anywhere among the global flags, -h after every command" {
+	run "$SHIM_BIN" --root "$ROOT" --debug --version
+	assert_success
+	assert_output_has "shim version"
+	run "$SHIM_BIN" --log-format json -v
+	assert_output_has "shim version"
+	run "$SHIM_BIN" --root "$ROOT" -h
+	assert_success
+	assert_output_has "commands:"
+	for cmd in create start run state kill delete list exec pause resume update ps events spec unpack features; do
+		run "$SHIM_BIN" "$cmd" -h
+		[ "$status" -eq 0 ] || { echo "$cmd -h"; show_run; false; }
+		assert_output_has "usage: shim $cmd"
+	done
+}
+
+@test "domainname sets the NIS domain name in the container's UTS namespace" {
+	local host
+	host=$(cat /proc/sys/kernel/domainname)
+	update_config '.domainname = "box.example" | .process.args = ["cat", "/proc/sys/kernel/domainname"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output box.example
+	[ "$(cat /proc/sys/kernel/domainname)" = "$host" ]
+}
+
+@test "hooks without env inherit the runtime's environment" {
+	update_config --arg out "$BATS_TEST_TMPDIR/hook.env" '.hooks.prestart = [{"path": "/bin/sh",
+		"args": ["sh", "-c", "echo \"$SHIM_HOOK_PROBE\" > \($out)"]}]'
+	SHIM_HOOK_PROBE=inherited run shim run -b "$BUNDLE" c1
+	assert_success
+	[ "$(cat "$BATS_TEST_TMPDIR/hook.env")" = inherited ]
+}
+
+@test "update reads limit flags given after the ID" {
+	update_config '.process.args = ["sleep", "1000"]'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	run shim update c1 --memory 33554432
+	assert_success
+	local cg
+	cg=$(cat "$ROOT/c1/cgroup")
+	[ "$(cat "/sys/fs/cgroup$cg/memory.max")" = 33554432 ]
+}
+
+@test "ps of a stopped container prints an empty table" {
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	wait_for_status c1 stopped
+	run shim ps --format json c1
+	assert_success
+	assert_output "[]"
+	run shim ps c1
+	assert_success
+	[ "$(echo "$output" | wc -l)" -eq 1 ]
+	assert_output_has PID
+}
