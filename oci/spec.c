@@ -11,6 +11,7 @@
 #include <sys/personality.h>
 #include <sys/resource.h>
 
+#include "oci/devices.h"
 #include "oci/json.h"
 #include "oci/spec.h"
 #include "shim/cleanup.h"
@@ -438,6 +439,8 @@ static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 	s->has_resources = res != NULL;
 	if (res && oci_resources_parse(res, "linux.resources", &s->resources, err) < 0)
 		return -1;
+	if (oci_devices_parse(lx, s, err) < 0)
+		return -1;
 	if (json_get_object(lx, "seccomp", "linux", &seccomp, err) < 0 ||
 	    (seccomp && oci_seccomp_parse(seccomp, &s->seccomp, err) < 0))
 		return -1;
@@ -581,6 +584,7 @@ void oci_spec_free(struct oci_spec *s)
 	free(s->oci_version);
 	free(s->root_path);
 	oci_process_release(&s->process);
+	oci_devices_free(s);
 	free(s->hostname);
 	free(s->domainname);
 	for (size_t i = 0; i < s->n_mounts; i++) {

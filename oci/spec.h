@@ -84,6 +84,15 @@ struct oci_namespace {
 	char *path;		/* NULL: create a new one */
 };
 
+/* linux.devices[]: a node the runtime makes in the container (and allows). */
+struct oci_device {
+	char *path;		/* absolute, in the container */
+	char type;		/* 'c', 'b', 'u' (unbuffered char), 'p' (FIFO) */
+	uint32_t major, minor;
+	uint32_t file_mode;	/* permission bits; 0666 when not given, as runc */
+	uint32_t uid, gid;
+};
+
 struct oci_spec {
 	char *oci_version;
 	char *root_path;	/* as written; relative to the bundle if not absolute */
@@ -94,6 +103,8 @@ struct oci_spec {
 	char *domainname;
 	struct oci_mount *mounts;
 	size_t n_mounts;
+	struct oci_device *devices;	/* linux.devices */
+	size_t n_devices;
 	struct oci_namespace *namespaces;
 	size_t n_namespaces;
 	struct oci_id_mapping *uid_mappings, *gid_mappings;

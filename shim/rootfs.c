@@ -318,6 +318,52 @@ static int dev_setup(int root_fd, struct shim_error *err)
 	return 0;
 }
 
+/* The host's node at the same path, bound on a new empty file: where mknod
+ * is refused (a user namespace). */
+static int bind_host_device(int dir, const char *name, const char *path, struct shim_error *err)
+{
+	_cleanup_close_ int tree = mount_clone_tree(AT_FDCWD, path, false, err), target = -1;
+
+	if (tree < 0)
+		return -1;
+	target = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (target < 0)
+		return shim_fail_errno(err, "creating %s", path);
+	return mount_attach(tree, target, "", err);
+}
+
+/* linux.devices[i]: made in its folder (resolved in the rootfs), with its
+ * mode (umask is 0 here) and owner; what the image had there gives way. */
+static int make_listed_device(int root_fd, const struct oci_device *d, struct shim_error *err)
+{
+	const char *name = strrchr(d->path, '/') + 1;
+	mode_t type = d->type == 'b' ? S_IFBLK : d->type == 'p' ? S_IFIFO : S_IFCHR;
+	char parent[PATH_MAX];
+	_cleanup_close_ int dir = -1;
+	struct stat st;
+
+	if (!*name || !strcmp(name, ".") || !strcmp(name, ".."))
+		return shim_fail(err, EINVAL, "path: \"%s\" names no file", d->path);
+	snprintf(parent, sizeof(parent), "%.*s", (int)(name - 1 - d->path), d->path);
+	dir = rootfs_make_path(root_fd, parent[0] ? parent : "/", false, err);
+	if (dir < 0)
+		return -1;
+	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return shim_fail(err, EISDIR, "path: %s is a folder in the rootfs", d->path);
+		if (unlinkat(dir, name, 0) < 0)
+			return shim_fail_errno(err, "removing what the rootfs has at %s", d->path);
+	}
+	if (mknodat(dir, name, type | d->file_mode, makedev(d->major, d->minor)) < 0) {
+		if (errno != EPERM || type == S_IFIFO)
+			return shim_fail_errno(err, "mknod %s", d->path);
+		return bind_host_device(dir, name, d->path, err);
+	}
+	if (fchownat(dir, name, d->uid, d->gid, AT_SYMLINK_NOFOLLOW) < 0)
+		return shim_fail_errno(err, "chown %s", d->path);
+	return 0;
+}
+
 static bool config_mounts_fresh_dev(const struct oci_spec *spec)
 {
 	for (size_t i = 0; i < spec->n_mounts; i++) {
@@ -430,6 +476,9 @@ int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bu
 			return shim_error_wrap(err, "mounts[%zu] (%s)", i, spec->mounts[i].destination);
 	if (config_mounts_fresh_dev(spec) && dev_setup(root_fd, err) < 0)
 		return shim_error_wrap(err, "/dev");
+	for (size_t i = 0; i < spec->n_devices; i++)
+		if (make_listed_device(root_fd, &spec->devices[i], err) < 0)
+			return shim_error_wrap(err, "linux.devices[%zu]", i);
 	if (before_pivot && before_pivot(arg, err) < 0)
 		return -1;
 	return pivot(root_fd, err);

@@ -91,3 +91,28 @@ setup() {
 	[ "$(echo "$output" | wc -l)" -eq 1 ]
 	assert_output_has PID
 }
+
+@test "linux.devices are made with their mode and owner, and allowed" {
+	# the same device outside linux.devices is refused by the device rules
+	mknod -m 666 "$BUNDLE/rootfs/unlisted-kmsg" c 1 11
+	update_config '.linux.devices = [
+		{"path": "/dev/kmsg", "type": "c", "major": 1, "minor": 11, "fileMode": 438, "uid": 1000, "gid": 5},
+		{"path": "/dev/net/tun", "type": "c", "major": 10, "minor": 200, "fileMode": 432}] |
+		.process.args = ["sh", "-c", "stat -c \"%n %t:%T %a %u:%g\" /dev/kmsg /dev/net/tun;
+			echo listed > /dev/kmsg && echo written; echo unlisted > /unlisted-kmsg || echo refused"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output_has "/dev/kmsg 1:b 666 1000:5
+/dev/net/tun a:c8 660 0:0
+written"
+	assert_output_has "refused"
+	[[ "$output" == *"Operation not permitted"* ]] || { show_run; false; }
+}
+
+@test "a linux.devices entry without a type is named" {
+	update_config '.linux.devices = [{"path": "/dev/fuse", "major": 10, "minor": 229}]'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "linux.devices[0]: type: missing"
+	assert_nothing_left
+}

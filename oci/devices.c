@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * oci/devices.c: linux.devices. Each entry is a node the runtime makes at
+ * its path in the container; as with runc, a char or block device listed
+ * there is also allowed (rwm) by the device program, after the config's
+ * own rules (the last matching rule decides).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oci/devices.h"
+#include "oci/json.h"
+#include "shim/cleanup.h"
+
+#define DEV_ID_MAX 0xfffffffeULL
+
+static int parse_one(yajl_val d, const char *where, struct oci_device *out,
+		     struct shim_error *err)
+{
+	_cleanup_free_ char *type = NULL;
+	uint64_t n;
+	int r;
+
+	if (!YAJL_IS_OBJECT(d))
+		return json_fail(err, where, "must be an object");
+	if ((r = json_get_string(d, "path", where, &out->path, err)) != 0)
+		return r < 0 ? -1 : json_fail(err, where, "path: missing");
+	if (out->path[0] != '/' || strstr(out->path, "/../") || !strcmp(out->path, "/"))
+		return json_fail(err, where, "path: \"%s\" must be an absolute file path", out->path);
+	if ((r = json_get_string(d, "type", where, &type, err)) != 0)
+		return r < 0 ? -1 : json_fail(err, where, "type: missing");
+	if (strlen(type) != 1 || !strchr("cbup", type[0]))
+		return json_fail(err, where, "type: \"%s\" is not c, b, u or p", type);
+	out->type = type[0];
+	if ((r = json_get_u64(d, "major", where, DEV_ID_MAX, &n, err)) < 0)
+		return -1;
+	if (r == 1 && out->type != 'p')
+		return json_fail(err, where, "major: missing (a %c device needs it)", out->type);
+	out->major = (uint32_t)n;
+	if ((r = json_get_u64(d, "minor", where, DEV_ID_MAX, &n, err)) < 0)
+		return -1;
+	if (r == 1 && out->type != 'p')
+		return json_fail(err, where, "minor: missing (a %c device needs it)", out->type);
+	out->minor = (uint32_t)n;
+	out->file_mode = 0666;
+	if ((r = json_get_u64(d, "fileMode", where, 07777, &n, err)) < 0)
+		return -1;
+	if (r == 0)
+		out->file_mode = (uint32_t)n;
+	if ((r = json_get_u64(d, "uid", where, DEV_ID_MAX, &n, err)) < 0)
+		return -1;
+	out->uid = r == 0 ? (uint32_t)n : 0;
+	if ((r = json_get_u64(d, "gid", where, DEV_ID_MAX, &n, err)) < 0)
+		return -1;
+	out->gid = r == 0 ? (uint32_t)n : 0;
+	return 0;
+}
+
+/* Allow what is listed, after the config's rules. */
+static int allow_listed(struct oci_spec *s, struct shim_error *err)
+{
+	struct oci_resources *r = &s->resources;
+	struct device_rule *grown;
+
+	if (!r->has_devices || !s->n_devices)
+		return 0;
+	grown = realloc(r->devices, (r->n_devices + s->n_devices + 1) * sizeof(*grown));
+	if (!grown)
+		return shim_fail(err, ENOMEM, "linux.devices");
+	r->devices = grown;
+	for (size_t i = 0; i < s->n_devices; i++) {
+		const struct oci_device *d = &s->devices[i];
+
+		if (d->type == 'p')
+			continue;
+		r->devices[r->n_devices++] = (struct device_rule){
+			.allow = true, .type = d->type == 'b' ? 'b' : 'c',
+			.major = d->major, .minor = d->minor,
+			.access = DEV_ACC_READ | DEV_ACC_WRITE | DEV_ACC_MKNOD,
+		};
+	}
+	return 0;
+}
+
+int oci_devices_parse(yajl_val lx, struct oci_spec *s, struct shim_error *err)
+{
+	yajl_val arr = NULL;
+
+	if (json_get_array(lx, "devices", "linux", &arr, err) < 0)
+		return -1;
+	if (!arr)
+		return 0;
+	s->devices = calloc(arr->u.array.len + 1, sizeof(*s->devices));
+	if (!s->devices)
+		return shim_fail(err, ENOMEM, "linux.devices");
+	for (size_t i = 0; i < arr->u.array.len; i++) {
+		char where[64];
+
+		snprintf(where, sizeof(where), "linux.devices[%zu]", i);
+		s->n_devices++;
+		if (parse_one(arr->u.array.values[i], where, &s->devices[i], err) < 0)
+			return -1;
+	}
+	return allow_listed(s, err);
+}
+
+void oci_devices_free(struct oci_spec *s)
+{
+	for (size_t i = 0; i < s->n_devices; i++)
+		free(s->devices[i].path);
+	free(s->devices);
+}
