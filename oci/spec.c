@@ -158,38 +158,55 @@ static int parse_rlimits(yajl_val arr, struct oci_process *p, struct shim_error 
 	return 0;
 }
 
-static int parse_cap_set(yajl_val caps, const char *key, uint64_t *mask,
-			 struct shim_error *err)
+/* Add "where name" to the list of unknown names. */
+static int note_unknown_cap(struct oci_capabilities *c, const char *where, const char *name,
+			    struct shim_error *err)
+{
+	size_t n = strv_len(c->unknown);
+	char **grown = realloc(c->unknown, (n + 2) * sizeof(char *));
+
+	if (!grown)
+		return shim_fail(err, ENOMEM, "%s", where);
+	c->unknown = grown;
+	c->unknown[n + 1] = NULL;
+	if (asprintf(&c->unknown[n], "%s %s", where, name) < 0) {
+		c->unknown[n] = NULL;
+		return shim_fail(err, ENOMEM, "%s", where);
+	}
+	return 0;
+}
+
+static int parse_cap_set(yajl_val caps, const char *key, struct oci_capabilities *c,
+			 uint64_t *mask, struct shim_error *err)
 {
 	char where[64];
 	char **names = NULL;
+	int r = 0;
 
 	snprintf(where, sizeof(where), "process.capabilities");
 	if (json_get_strv(caps, key, where, &names, err) < 0)
 		return -1;
-	for (size_t i = 0; names && names[i]; i++) {
+	for (size_t i = 0; r == 0 && names && names[i]; i++) {
 		int cap = oci_cap_from_name(names[i]);
 
-		if (cap < 0) {
-			snprintf(where, sizeof(where), "process.capabilities.%s[%zu]", key, i);
-			json_fail(err, where, "unknown capability \"%s\"", names[i]);
-			strv_free(names);
-			return -1;
-		}
-		*mask |= 1ULL << cap;
+		snprintf(where, sizeof(where), "process.capabilities.%s[%zu]", key, i);
+		if (cap < 0)
+			r = note_unknown_cap(c, where, names[i], err);
+		else
+			*mask |= 1ULL << cap;
 	}
 	strv_free(names);
-	return 0;
+	return r;
 }
 
 static int parse_caps(yajl_val caps, struct oci_capabilities *c, struct shim_error *err)
 {
 	c->present = true;
-	if (parse_cap_set(caps, "bounding", &c->bounding, err) < 0 ||
-	    parse_cap_set(caps, "effective", &c->effective, err) < 0 ||
-	    parse_cap_set(caps, "inheritable", &c->inheritable, err) < 0 ||
-	    parse_cap_set(caps, "permitted", &c->permitted, err) < 0 ||
-	    parse_cap_set(caps, "ambient", &c->ambient, err) < 0)
+	if (parse_cap_set(caps, "bounding", c, &c->bounding, err) < 0 ||
+	    parse_cap_set(caps, "effective", c, &c->effective, err) < 0 ||
+	    parse_cap_set(caps, "inheritable", c, &c->inheritable, err) < 0 ||
+	    parse_cap_set(caps, "permitted", c, &c->permitted, err) < 0 ||
+	    parse_cap_set(caps, "ambient", c, &c->ambient, err) < 0)
 		return -1;
 	return 0;
 }
@@ -556,6 +573,7 @@ void oci_process_release(struct oci_process *p)
 	strv_free(p->env);
 	free(p->cwd);
 	free(p->rlimits);
+	strv_free(p->caps.unknown);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -35,6 +35,9 @@ struct oci_user {
 struct oci_capabilities {
 	bool present;		/* absent: the runtime leaves capabilities alone */
 	uint64_t bounding, effective, inheritable, permitted, ambient;
+	/* names this runtime does not know ("process.capabilities.bounding[3]
+	 * CAP_NEWER"), skipped as runc skips them: the caller warns */
+	char **unknown;
 };
 
 struct oci_process {

@@ -4,6 +4,7 @@
 #include <sys/prctl.h>
 
 #include "shim/caps.h"
+#include "shim/log.h"
 #include "shim/syscalls.h"
 
 static int last_cap(void)
@@ -59,4 +60,10 @@ int caps_set(const struct oci_capabilities *c, struct shim_error *err)
 		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0)
 			return shim_fail_errno(err, "process.capabilities.ambient: raising %d", cap);
 	return 0;
+}
+
+void caps_warn_unknown(const struct oci_capabilities *c)
+{
+	for (size_t i = 0; c->unknown && c->unknown[i]; i++)
+		log_warn("%s: unknown capability, skipped", c->unknown[i]);
 }

@@ -16,4 +16,8 @@
 int caps_drop_bounding(const struct oci_capabilities *c, struct shim_error *err);
 int caps_set(const struct oci_capabilities *c, struct shim_error *err);
 
+/* A warning for each capability name the config had that this runtime
+ * does not know (skipped, as runc does, so newer profiles still run). */
+void caps_warn_unknown(const struct oci_capabilities *c);
+
 #endif

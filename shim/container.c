@@ -19,6 +19,7 @@
 
 #include "oci/spec.h"
 #include "shim/bundle.h"
+#include "shim/caps.h"
 #include "shim/cgroup.h"
 #include "shim/cleanup.h"
 #include "shim/clone.h"
@@ -460,6 +461,7 @@ int container_create(const struct create_opts *o, int *pidfd_out, int *master_ou
 		return -1;
 	if (check_supported(o, &b, err) < 0)
 		goto fail;
+	caps_warn_unknown(&b.spec->process.caps);
 	dir_fd = store_create(o->root, o->id, err);
 	if (dir_fd < 0)
 		goto fail;

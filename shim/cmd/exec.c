@@ -14,7 +14,9 @@
 
 #include "oci/json.h"
 #include "shim/bundle.h"
+#include "shim/caps.h"
 #include "shim/cleanup.h"
+#include "shim/log.h"
 #include "shim/cmd/cmd.h"
 #include "shim/exec.h"
 #include "shim/fsutil.h"
@@ -222,8 +224,10 @@ static int apply_flags(struct oci_process *p, const struct exec_flags *f, int ar
 	for (size_t i = 0; i < f->n_caps; i++) {
 		int cap = oci_cap_from_name(f->caps[i]);
 
-		if (cap < 0)
-			return shim_fail(err, 0, "exec: --cap: unknown capability \"%s\"", f->caps[i]);
+		if (cap < 0) {
+			log_warn("exec: --cap %s: unknown capability, skipped", f->caps[i]);
+			continue;
+		}
 		p->caps.present = true;
 		p->caps.bounding |= 1ULL << cap;
 		p->caps.effective |= 1ULL << cap;
@@ -267,6 +271,7 @@ int cmd_exec(const struct global_opts *g, int argc, char **argv, struct shim_err
 	}
 	if (apply_flags(p, &f, argc, argv, err) < 0)
 		goto out_process;
+	caps_warn_unknown(&p->caps);
 	f.o.process = p;
 	f.o.console_socket = f.console_socket;
 	f.o.seccomp = &b.spec->seccomp;

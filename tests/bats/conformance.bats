@@ -116,3 +116,17 @@ written"
 	assert_output_has "linux.devices[0]: type: missing"
 	assert_nothing_left
 }
+
+@test "unknown capability names are skipped with a warning naming them" {
+	update_config '.process.capabilities.bounding += ["CAP_FROM_THE_FUTURE"] |
+		.process.args = ["sh", "-c", "grep CapBnd /proc/self/status"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output_has 'process.capabilities.bounding[3] CAP_FROM_THE_FUTURE: unknown capability, skipped'
+	assert_output_has "CapBnd:"
+	update_config '.process.args = ["sleep", "1000"]'
+	shim_detached run -d -b "$BUNDLE" c2
+	run shim exec --cap CAP_NOPE c2 true
+	assert_success
+	assert_output_has "exec: --cap CAP_NOPE: unknown capability, skipped"
+}
