@@ -32,6 +32,7 @@ struct create_opts {
 	const char *pidfd_socket;	/* --pidfd-socket or NULL */
 	unsigned int preserve_fds;	/* --preserve-fds */
 	bool terminal_proxy;		/* `run` in the foreground: it copies the pty */
+	bool keep;			/* run --keep: not deleted once it exits */
 };
 
 enum container_status {

@@ -65,27 +65,18 @@ static bool grow(char **buf, size_t *cap, size_t want)
 	return true;
 }
 
-/* Read to EOF: /proc and /sys files say they are 0 bytes long. */
-char *read_small_fd(int fd, const char *what, size_t max, size_t *len, struct shim_error *err)
+/* Read to EOF, at most max bytes; hint: the size fstat gave (/proc and
+ * /sys files say they are 0 bytes long, pipes too). */
+static char *read_bounded(int fd, const char *what, size_t max, size_t hint, size_t *len,
+			  struct shim_error *err)
 {
-	struct stat st;
 	char *buf = NULL;
 	size_t got = 0, cap = 0;
 
-	if (fstat(fd, &st) < 0) {
-		shim_fail_errno(err, "%s", what);
-		return NULL;
-	}
-	/* a FIFO, a device (/dev/zero) or a folder is no file to read whole */
-	if (!S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
-		shim_fail(err, S_ISREG(st.st_mode) ? EFBIG : EINVAL, "%s%s", what,
-			  S_ISREG(st.st_mode) ? "" : ": not a regular file");
-		return NULL;
-	}
 	for (;;) {
 		ssize_t n;
 
-		if (!grow(&buf, &cap, got + ((size_t)st.st_size > got ? (size_t)st.st_size - got : 4096))) {
+		if (!grow(&buf, &cap, got + (hint > got ? hint - got : 4096))) {
 			free(buf);
 			shim_fail(err, ENOMEM, "%s", what);
 			return NULL;
@@ -103,7 +94,7 @@ char *read_small_fd(int fd, const char *what, size_t max, size_t *len, struct sh
 		got += (size_t)n;
 		if (got > max) {
 			free(buf);
-			shim_fail(err, EFBIG, "%s", what);
+			shim_fail(err, EFBIG, "%s: more than %zu bytes", what, max);
 			return NULL;
 		}
 	}
@@ -111,6 +102,38 @@ char *read_small_fd(int fd, const char *what, size_t max, size_t *len, struct sh
 	if (len)
 		*len = got;
 	return buf;
+}
+
+char *read_small_fd(int fd, const char *what, size_t max, size_t *len, struct shim_error *err)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0) {
+		shim_fail_errno(err, "%s", what);
+		return NULL;
+	}
+	/* a FIFO, a device (/dev/zero) or a folder is no file to read whole */
+	if (!S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
+		shim_fail(err, S_ISREG(st.st_mode) ? EFBIG : EINVAL, "%s%s", what,
+			  S_ISREG(st.st_mode) ? "" : ": not a regular file");
+		return NULL;
+	}
+	return read_bounded(fd, what, max, (size_t)st.st_size, len, err);
+}
+
+char *read_small_stream(int fd, const char *what, size_t max, size_t *len, struct shim_error *err)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0) {
+		shim_fail_errno(err, "%s", what);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode)) {
+		shim_fail(err, EINVAL, "%s: not a file or a pipe", what);
+		return NULL;
+	}
+	return read_bounded(fd, what, max, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, len, err);
 }
 
 char *read_small_file(const char *path, size_t max, size_t *len, struct shim_error *err)

@@ -24,6 +24,10 @@ char *read_small_file(const char *path, size_t max, size_t *len, struct shim_err
  * anything but a regular file (a FIFO, /dev/zero) and more than max bytes. */
 char *read_small_fd(int fd, const char *what, size_t max, size_t *len, struct shim_error *err);
 
+/* As read_small_fd, and also from a pipe or a socket (exec -p -,
+ * /dev/fd/N): never from a device, at most max bytes. */
+char *read_small_stream(int fd, const char *what, size_t max, size_t *len, struct shim_error *err);
+
 /* How often openat2 is tried again when it says EAGAIN (a rename or mount
  * raced with a RESOLVE_IN_ROOT or RESOLVE_BENEATH walk). */
 #define OPENAT2_RETRIES 256

@@ -6,7 +6,7 @@
 #include "shim/cmd/cmd.h"
 
 enum { OPT_PID_FILE = 256, OPT_CONSOLE_SOCKET, OPT_PRESERVE_FDS, OPT_PIDFD_SOCKET,
-       OPT_NO_PIVOT, OPT_NO_NEW_KEYRING };
+       OPT_NO_PIVOT, OPT_NO_NEW_KEYRING, OPT_KEEP };
 
 int cmd_parse_create(const char *root, int argc, char **argv, bool *detach,
 		     struct create_opts *o, struct shim_error *err)
@@ -20,6 +20,7 @@ int cmd_parse_create(const char *root, int argc, char **argv, bool *detach,
 		{ "detach", no_argument, NULL, 'd' },
 		{ "no-pivot", no_argument, NULL, OPT_NO_PIVOT },
 		{ "no-new-keyring", no_argument, NULL, OPT_NO_NEW_KEYRING },
+		{ "keep", no_argument, NULL, OPT_KEEP },
 		{ 0 },
 	};
 	const char *flags = detach ? "+b:d" : "+b:";
@@ -52,6 +53,11 @@ int cmd_parse_create(const char *root, int argc, char **argv, bool *detach,
 			break;
 		case OPT_NO_PIVOT:
 			return shim_fail(err, 0, "--no-pivot: not supported (pivot_root is always used)");
+		case OPT_KEEP:
+			if (!detach)
+				return shim_fail(err, 0, "%s: unknown flag --keep", argv[0]);
+			o->keep = true;
+			break;
 		case OPT_NO_NEW_KEYRING:
 			break;	/* shim never creates a session keyring */
 		default:

@@ -7,10 +7,12 @@
  * sets), --no-new-privs.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "oci/json.h"
 #include "shim/bundle.h"
@@ -242,8 +244,14 @@ static int apply_flags(struct oci_process *p, const struct exec_flags *f, int ar
 static int load_process_file(const char *path, struct oci_process *p, struct shim_error *err)
 {
 	size_t len;
-	_cleanup_free_ char *text = read_small_file(path, MAX_PROCESS_JSON, &len, err);
+	bool stdin_ = strcmp(path, "-") == 0;
+	_cleanup_close_ int fd = stdin_ ? -1 : open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_free_ char *text = NULL;
 
+	/* a file, or a pipe: "-" (stdin) or /dev/fd/N, as runc reads them */
+	if (!stdin_ && fd < 0)
+		return shim_fail_errno(err, "exec: --process %s", path);
+	text = read_small_stream(stdin_ ? STDIN_FILENO : fd, path, MAX_PROCESS_JSON, &len, err);
 	if (!text || oci_process_parse(text, len, p, err) < 0)
 		return shim_error_wrap(err, "exec: --process %s", path);
 	return 0;

@@ -9,7 +9,7 @@
 
 /* create + start; in the foreground, wait (copying the terminal, if the
  * config asks for one) and return the container's exit status, then
- * delete it, as runc does. */
+ * delete it (unless --keep), as runc does. */
 int cmd_run(const struct global_opts *g, int argc, char **argv, struct shim_error *err)
 {
 	struct create_opts o;
@@ -42,7 +42,8 @@ int cmd_run(const struct global_opts *g, int argc, char **argv, struct shim_erro
 				: container_wait(pidfd, &status, err) < 0)
 			status = -1;
 		c.status = STATUS_STOPPED;
-		if (container_delete(g->root, &c, false, status < 0 ? NULL : err) < 0)
+		/* --keep: left stopped, for state, ps or a later delete */
+		if (!o.keep && container_delete(g->root, &c, false, status < 0 ? NULL : err) < 0)
 			status = -1;
 	} else {
 		status = 0;

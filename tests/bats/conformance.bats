@@ -130,3 +130,25 @@ written"
 	assert_success
 	assert_output_has "exec: --cap CAP_NOPE: unknown capability, skipped"
 }
+
+@test "run --keep leaves the container stopped, for a later delete" {
+	run shim run --keep -b "$BUNDLE" c1
+	assert_success
+	[ "$(container_status c1)" = stopped ]
+	run shim delete c1
+	assert_success
+	assert_nothing_left
+}
+
+@test "exec -p - and -p /dev/fd/N read the process from a pipe" {
+	update_config '.process.args = ["sleep", "1000"]'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	local proc='{"args": ["echo", "from-a-pipe"], "cwd": "/", "user": {"uid": 0, "gid": 0}}'
+	run sh -c "echo '$proc' | '$SHIM_BIN' --root '$ROOT' exec -p - c1"
+	assert_success
+	assert_output from-a-pipe
+	run bash -c "'$SHIM_BIN' --root '$ROOT' exec -p /dev/fd/5 c1 5< <(echo '$proc')"
+	assert_success
+	assert_output from-a-pipe
+}
