@@ -118,6 +118,13 @@ int terminal_setup(int sock, const struct oci_process *p, bool console, struct s
 			return shim_fail_errno(err, "process.consoleSize");
 		}
 	}
+	/* the process's user owns its terminal (the group stays devpts's gid=,
+	 * tty), as with runc: a non-root process can then use it fully */
+	if (fchown(slave, p->user.uid, (gid_t)-1) < 0) {
+		close(slave);
+		return shim_fail_errno(err, "process.terminal: chown of the pty to process.user.uid %u",
+				       (unsigned)p->user.uid);
+	}
 	if (console && mount_console(slave, err) < 0) {
 		close(slave);
 		return -1;

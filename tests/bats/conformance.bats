@@ -152,3 +152,17 @@ written"
 	assert_success
 	assert_output from-a-pipe
 }
+
+@test "the pty belongs to process.user.uid, group tty, for run and exec -t" {
+	update_config '.process.terminal = true | .process.user = {"uid": 1000, "gid": 1000} |
+		.process.args = ["sh", "-c", "stat -c %u:%g $(tty)"]'
+	run shim run -b "$BUNDLE" c1 < /dev/null
+	assert_success
+	assert_output "$(printf '1000:5\r')"
+	update_config '.process.terminal = false | .process.args = ["sleep", "1000"]'
+	shim_detached run -d -b "$BUNDLE" c2
+	assert_success
+	run shim exec -t --user 1001:1001 c2 sh -c 'stat -c %u:%g $(tty)' < /dev/null
+	assert_success
+	assert_output "$(printf '1001:5\r')"
+}
