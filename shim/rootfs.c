@@ -139,7 +139,15 @@ static int mount_fs(int root_fd, const struct oci_mount *m, const struct mount_o
 	/* On a cgroup v2 host, "cgroup" (what runc's spec says) means cgroup2. */
 	if (strcmp(type, "cgroup") == 0 && host_has_cgroup2())
 		type = "cgroup2";
-	mnt = mount_new_fs(type, m->source, o, err);
+	/* a read-only /dev is filled first, made read-only last (dev_finish) */
+	if (strcmp(m->destination, "/dev") == 0 && (o->attr_set & MOUNT_ATTR_RDONLY)) {
+		struct mount_opts rw = *o;
+
+		rw.attr_set &= ~(uint64_t)MOUNT_ATTR_RDONLY;
+		mnt = mount_new_fs(type, m->source, &rw, err);
+	} else {
+		mnt = mount_new_fs(type, m->source, o, err);
+	}
 	/* Where a fresh cgroup mount is refused (a cgroup v1 host, or a cgroup
 	 * namespace whose root we do not own), bind the host's hierarchy. */
 	if (mnt < 0 && err->errnum == EPERM && strncmp(type, "cgroup", 6) == 0) {
@@ -364,6 +372,30 @@ static int make_listed_device(int root_fd, const struct oci_device *d, struct sh
 	return 0;
 }
 
+/* A /dev mount asked read-only: now that its nodes, links and the mount
+ * points below it are made. */
+static int dev_finish(int root_fd, const struct oci_spec *spec, struct shim_error *err)
+{
+	_cleanup_close_ int dev = -1;
+	struct mount_opts o;
+
+	for (size_t i = spec->n_mounts; i-- > 0;) {
+		const struct oci_mount *m = &spec->mounts[i];
+
+		if (strcmp(m->destination, "/dev") != 0)
+			continue;
+		if (!m->type || strcmp(m->type, "bind") == 0 ||
+		    mount_opts_parse(m->options, "", &o, NULL) < 0 || o.bind ||
+		    !(o.attr_set & MOUNT_ATTR_RDONLY))
+			return 0;
+		dev = rootfs_open(root_fd, "/dev", O_PATH | O_DIRECTORY, err);
+		if (dev < 0 || mount_set_attrs(dev, "", MOUNT_ATTR_RDONLY, 0, false, err) < 0)
+			return shim_error_wrap(err, "mounts[%zu] (/dev): making it read-only", i);
+		return 0;
+	}
+	return 0;
+}
+
 static bool config_mounts_fresh_dev(const struct oci_spec *spec)
 {
 	for (size_t i = 0; i < spec->n_mounts; i++) {
@@ -479,6 +511,8 @@ int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bu
 	for (size_t i = 0; i < spec->n_devices; i++)
 		if (make_listed_device(root_fd, &spec->devices[i], err) < 0)
 			return shim_error_wrap(err, "linux.devices[%zu]", i);
+	if (dev_finish(root_fd, spec, err) < 0)
+		return -1;
 	if (before_pivot && before_pivot(arg, err) < 0)
 		return -1;
 	return pivot(root_fd, err);

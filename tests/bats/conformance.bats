@@ -166,3 +166,12 @@ written"
 	assert_success
 	assert_output "$(printf '1001:5\r')"
 }
+
+@test "a read-only /dev is filled first, then made read-only" {
+	update_config '(.mounts[] | select(.destination == "/dev")).options += ["ro"] |
+		.process.args = ["sh", "-c", "ls /dev/null /dev/pts/ptmx /dev/shm > /dev/null && echo filled; touch /dev/x 2>/dev/null || echo ro"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "filled
+ro"
+}
