@@ -15,6 +15,8 @@
 #include "shim/rootfs.h"
 #include "shim/syscalls.h"
 
+#define ROOTFS_MAX_LINKS 40	/* as the kernel: MAXSYMLINKS */
+
 int rootfs_open(int root_fd, const char *path, int flags, struct shim_error *err)
 {
 	int fd = openat2_retry(root_fd, path, flags, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
@@ -48,14 +50,36 @@ static int make_one(int root_fd, const char *parent_path, const char *name,
 	return rootfs_open(root_fd, full, O_PATH, err);
 }
 
+/* parent/name is a symlink whose target does not exist: buf becomes that
+ * target (relative to parent) followed by rest. 1 when it was a link. */
+static int follow_dangling(int root_fd, const char *parent, const char *name, const char *rest,
+			   char *buf, size_t len, struct shim_error *err)
+{
+	_cleanup_close_ int dir = rootfs_open(root_fd, parent, O_PATH | O_DIRECTORY, NULL);
+	char target[PATH_MAX], joined[PATH_MAX];
+	ssize_t n;
+
+	if (dir < 0 || (n = readlinkat(dir, name, target, sizeof(target) - 1)) < 0)
+		return 0;
+	target[n] = '\0';
+	if ((size_t)snprintf(joined, sizeof(joined), "%s%s%s%s", target[0] == '/' ? "" : parent,
+			     target[0] == '/' ? "" : "/", target, rest) >= sizeof(joined) ||
+	    strlen(joined) >= len)
+		return shim_fail(err, ENAMETOOLONG, "%s/%s -> %s", parent, name, target);
+	memcpy(buf, joined, strlen(joined) + 1);
+	return 1;
+}
+
 int rootfs_make_path(int root_fd, const char *path, bool as_file, struct shim_error *err)
 {
 	char buf[PATH_MAX], *p;
-	int fd = -1;
+	int fd = -1, links = 0;
 
 	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
 		return shim_fail(err, ENAMETOOLONG, "%s", path);
-	/* Walk /a, /a/b, ... creating each missing part. */
+	/* Walk /a, /a/b, ... creating each missing part; a dangling symlink
+	 * on the way is followed, inside the rootfs, to make its target. */
+restart:
 	for (p = buf + 1;; p++) {
 		bool last = *p == '\0';
 		char saved = *p;
@@ -63,13 +87,24 @@ int rootfs_make_path(int root_fd, const char *path, bool as_file, struct shim_er
 		if (*p != '/' && !last)
 			continue;
 		*p = '\0';
-		safe_close(fd);
+		fd = safe_close(fd);
 		fd = rootfs_open(root_fd, buf, O_PATH, NULL);
 		if (fd < 0 && errno == ENOENT) {
 			char *slash = strrchr(buf, '/');
-			char parent[PATH_MAX];
+			char parent[PATH_MAX], rest[PATH_MAX];
+			int r;
 
 			snprintf(parent, sizeof(parent), "%.*s", (int)(slash - buf), buf);
+			snprintf(rest, sizeof(rest), "%s%s", saved ? "/" : "", saved ? p + 1 : "");
+			r = follow_dangling(root_fd, parent[0] ? parent : "/", slash + 1, rest, buf,
+					    sizeof(buf), err);
+			if (r < 0)
+				return -1;
+			if (r > 0) {
+				if (++links > ROOTFS_MAX_LINKS)
+					return shim_fail(err, ELOOP, "%s: too many links", path);
+				goto restart;
+			}
 			fd = make_one(root_fd, parent[0] ? parent : "/", slash + 1, buf,
 				      as_file && last, err);
 		} else if (fd < 0) {

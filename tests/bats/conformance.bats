@@ -175,3 +175,17 @@ written"
 	assert_output "filled
 ro"
 }
+
+@test "a mount destination through a dangling symlink is made inside the rootfs" {
+	ln -s /real/deep "$BUNDLE/rootfs/dangling"
+	ln -s ../rel/x "$BUNDLE/rootfs/tmp/relative"
+	update_config '.mounts += [{"destination": "/dangling/m", "type": "tmpfs", "source": "tmpfs"},
+		{"destination": "/tmp/relative", "type": "tmpfs", "source": "tmpfs"}] |
+		.process.args = ["sh", "-c", "grep -oE \" /(real|rel)[^ ]* \" /proc/mounts"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output " /real/deep/m 
+ /rel/x "
+	[ -d "$BUNDLE/rootfs/real/deep/m" ] && [ -d "$BUNDLE/rootfs/rel/x" ]
+	[ ! -e /real ] && [ ! -e /rel ]
+}
