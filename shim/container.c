@@ -164,6 +164,7 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 		return -1;
 	if (rootfs_reachable(c, err) < 0)
 		return -1;
+	log_debug("init: setting up in its namespaces");
 	umask(0);
 	if (ns_enter(c->joins, false, err) < 0)
 		return -1;
@@ -289,6 +290,7 @@ static int runtime_hooks(int sync_fd, const struct create_opts *o, const struct 
 		return 0;
 	if (sync_expect(sync_fd, SYNC_HOOKS, &msg, err) < 0)
 		return -1;
+	log_debug("running the prestart and createRuntime hooks");
 	state = hooks_state_json(b->spec, o->id, pid, "creating", b->path, err);
 	if (!state || hooks_run(h, HOOK_PRESTART, state, err) < 0 ||
 	    hooks_run(h, HOOK_CREATE_RUNTIME, state, err) < 0)
@@ -321,12 +323,16 @@ static int after_clone(int sync_fd, int console_fd, const struct create_opts *o,
 	if (new_user_ns(b->spec)) {
 		if (ns_write_id_maps(pid, b->spec, err) < 0)
 			return -1;
+		log_debug("uid_map and gid_map of %d written", (int)pid);
 		if (sync_send_continue(sync_fd, pid) < 0)
 			return shim_fail_errno(err, "telling the init its ID maps are written");
 	}
-	if (runtime_hooks(sync_fd, o, b, pid, err) < 0 || sync_await_ready(sync_fd, err) < 0 ||
-	    record_state(dir_fd, o, b, cgroup_rel, pid, err) < 0)
+	if (runtime_hooks(sync_fd, o, b, pid, err) < 0 || sync_await_ready(sync_fd, err) < 0)
 		return -1;
+	log_debug("init %d ready: its setup is done, it waits on exec.fifo", (int)pid);
+	if (record_state(dir_fd, o, b, cgroup_rel, pid, err) < 0)
+		return -1;
+	log_debug("state.json written: created");
 	if (console_fd >= 0 && master && (*master = fd_recv(console_fd, err)) < 0)
 		return shim_error_wrap(err, "process.terminal: the pty master");
 	return 0;
@@ -374,6 +380,9 @@ static int spawn_init(const struct create_opts *o, const struct bundle *b, int d
 	ctx.console_fd = console[1];
 	ctx.idmapped = idmapped;
 	pid = clone_with_pidfd(ns_clone_flags(b->spec), cgroup_fd, init_main, &ctx, pidfd, err);
+	if (pid > 0)
+		log_debug("init cloned: pid %d, new namespaces 0x%llx", (int)pid,
+			  (unsigned long long)ns_clone_flags(b->spec));
 	safe_close(ctx.fifo_fd);
 	/* the init's ends: the runtime must not keep them open */
 	sync[1] = safe_close(sync[1]);
@@ -459,6 +468,8 @@ int container_create(const struct create_opts *o, int *pidfd_out, int *master_ou
 		*master_out = -1;
 	if (store_check_id(o->id, err) < 0 || bundle_load(o->bundle, &b, err) < 0)
 		return -1;
+	log_debug("create %s: bundle %s, rootfs %s, %zu mounts, %zu namespaces", o->id, b.path,
+		  b.rootfs, b.spec->n_mounts, b.spec->n_namespaces);
 	if (check_supported(o, &b, err) < 0)
 		goto fail;
 	caps_warn_unknown(&b.spec->process.caps);
@@ -476,8 +487,12 @@ int container_create(const struct create_opts *o, int *pidfd_out, int *master_ou
 	/* the init writes it as the user namespace's root */
 	if (new_user_ns(b.spec) && fchown_to_ns_root(dir_fd, b.spec, err) < 0)
 		goto fail_remove;
+	log_debug("state folder %s/%s made and locked", o->root, o->id);
 	if (make_cgroup(o, b.spec, cgroup_rel, sizeof(cgroup_rel), &cgroup_fd, err) < 0)
 		goto fail_remove;
+	if (cgroup_rel[0])
+		log_debug("cgroup %s: %zu settings written%s", cgroup_rel, b.spec->resources.n_settings,
+			  b.spec->resources.has_devices ? ", device program attached" : "");
 	/* a second record of the cgroup, apart from state.json: a delete -f
 	 * finds it even when state.json is lost or corrupt */
 	if ((cgroup_rel[0] && write_file_at(dir_fd, STORE_CGROUP, cgroup_rel, err) < 0) ||
@@ -648,6 +663,7 @@ int container_start(struct container *c, struct shim_error *err)
 	}
 	if (unlinkat(c->dir_fd, STORE_FIFO, 0) < 0)
 		return shim_fail_errno(err, "start: remove exec.fifo");
+	log_debug("start %s: the init %d goes on to exec", c->id, (int)c->state->pid);
 	c->status = STATUS_RUNNING;
 	if (c->state->has_poststart)
 		post_hooks(c, HOOK_POSTSTART, "running");
@@ -746,6 +762,7 @@ int container_delete(const char *root, struct container *c, bool force, struct s
 		if (r <= 0)
 			return r < 0 ? -1 : shim_fail(err, ETIMEDOUT, "container %s: init did not exit after SIGKILL", c->id);
 	}
+	log_debug("delete %s: the init is gone; removing its cgroup and state", c->id);
 	/* what is left in the folder (processes that joined it) dies with it */
 	if (c->state->cgroup_path && cgroup_destroy(c->state->cgroup_path, err) < 0)
 		return shim_error_wrap(err, "container %s", c->id);

@@ -12,6 +12,7 @@
 #include "shim/exec.h"
 #include "shim/fd.h"
 #include "shim/fsutil.h"
+#include "shim/log.h"
 #include "shim/pidfd.h"
 #include "shim/process.h"
 #include "shim/procfs.h"
@@ -118,6 +119,8 @@ static int spawn(struct container *c, const struct exec_opts *o, int *pidfd, int
 
 	plan_namespaces(c->state->pid, &ns);
 	x.ns_flags = ns.for_self;
+	log_debug("exec in %s: joining the namespaces of its init %d (0x%x, 0x%x for children)",
+		  c->id, (int)c->state->pid, ns.for_self, ns.for_children);
 	/* PID and time namespaces apply to children: join them here */
 	if (ns.for_children && setns(c->pidfd, ns.for_children) < 0)
 		return shim_fail_errno(err, "exec: joining the container's PID namespace");

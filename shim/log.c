@@ -45,26 +45,34 @@ static void escape(const char *in, char *out, size_t len)
 	out[o] = '\0';
 }
 
-static void record(const char *level, const char *msg)
+/* One line to fd: the time to the microsecond, so --debug shows where a
+ * create spends its time. */
+static void record_to(int fd, const char *level, const char *msg)
 {
-	char when[64], esc[4096], line[4400];
+	char when[80], date[48], esc[4096], line[4400];
 	struct timespec ts;
 	struct tm tm;
 	int n;
 
-	if (log_fd < 0)
+	if (fd < 0)
 		return;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	gmtime_r(&ts.tv_sec, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(when, sizeof(when), "%s.%06ldZ", date, ts.tv_nsec / 1000);
 	escape(msg, esc, sizeof(esc));
 	if (log_json)
 		n = snprintf(line, sizeof(line), "{\"level\":\"%s\",\"msg\":\"%s\",\"time\":\"%s\"}\n",
 			     level, esc, when);
 	else
 		n = snprintf(line, sizeof(line), "time=\"%s\" level=%s msg=\"%s\"\n", when, level, esc);
-	if (n > 0 && write(log_fd, line, (size_t)n) < 0)
+	if (n > 0 && write(fd, line, (size_t)n) < 0)
 		return;
+}
+
+static void record(const char *level, const char *msg)
+{
+	record_to(log_fd, level, msg);
 }
 
 void log_error(const char *msg)
@@ -83,7 +91,8 @@ void log_debug(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	record("debug", msg);
+	/* as runc: to --log, or else to stderr */
+	record_to(log_fd >= 0 ? log_fd : STDERR_FILENO, "debug", msg);
 }
 
 void log_warn(const char *fmt, ...)

@@ -16,6 +16,7 @@
 #include "shim/cleanup.h"
 #include "shim/fd.h"
 #include "shim/fsutil.h"
+#include "shim/log.h"
 #include "shim/process.h"
 #include "shim/procfs.h"
 #include "shim/rootfs.h"
@@ -145,6 +146,7 @@ int process_prepare(const struct oci_process *p, const struct oci_seccomp *secco
 		return -1;
 	if (find_exe(p->args[0], plan->env, plan->exe, sizeof(plan->exe), err) < 0)
 		return -1;
+	log_debug("cwd %s; the program is %s", p->cwd, plan->exe);
 	return seccomp ? seccomp_build(seccomp, &plan->seccomp, err) : 0;
 }
 
@@ -227,6 +229,8 @@ int process_exec(const struct oci_process *p, struct process_plan *plan,
 	umask(p->user.has_umask ? p->user.umask : 0022);
 	if (fd_pass_preserved(preserve_fds, err) < 0)
 		return -1;
+	log_debug("closing every fd above %u, dropping privileges, exec %s", 2 + preserve_fds,
+		  plan->exe);
 	reset_signals();
 	/* What is open now is all the program gets, and only 0, 1, 2 and the
 	 * preserved ones stay; what opens a file from here on closes it. */

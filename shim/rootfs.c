@@ -11,6 +11,7 @@
 
 #include "shim/cleanup.h"
 #include "shim/fsutil.h"
+#include "shim/log.h"
 #include "shim/mount.h"
 #include "shim/rootfs.h"
 #include "shim/syscalls.h"
@@ -538,9 +539,14 @@ int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bu
 	root_fd = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root_fd < 0)
 		return shim_fail_errno(err, "root.path: %s", rootfs);
-	for (size_t i = 0; i < spec->n_mounts; i++)
-		if (mount_one(root_fd, &spec->mounts[i], i, bundle, idmapped ? idmapped[i] : -1, err) < 0)
-			return shim_error_wrap(err, "mounts[%zu] (%s)", i, spec->mounts[i].destination);
+	for (size_t i = 0; i < spec->n_mounts; i++) {
+		const struct oci_mount *m = &spec->mounts[i];
+
+		log_debug("init: mounts[%zu]: %s on %s", i, m->type ? m->type : "bind",
+			  m->destination);
+		if (mount_one(root_fd, m, i, bundle, idmapped ? idmapped[i] : -1, err) < 0)
+			return shim_error_wrap(err, "mounts[%zu] (%s)", i, m->destination);
+	}
 	if (config_mounts_fresh_dev(spec) && dev_setup(root_fd, err) < 0)
 		return shim_error_wrap(err, "/dev");
 	for (size_t i = 0; i < spec->n_devices; i++)
@@ -550,6 +556,7 @@ int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bu
 		return -1;
 	if (before_pivot && before_pivot(arg, err) < 0)
 		return -1;
+	log_debug("init: /dev, %zu linux.devices made; pivot_root", spec->n_devices);
 	return pivot(root_fd, err);
 }
 
@@ -560,6 +567,7 @@ int rootfs_finish(const struct oci_spec *spec, struct shim_error *err)
 
 	if (root < 0)
 		return shim_fail_errno(err, "open /");
+	log_debug("init: maskedPaths, readonlyPaths, root.readonly, rootfsPropagation");
 	for (size_t i = 0; spec->masked_paths && spec->masked_paths[i]; i++)
 		if (mask_path(root, spec->masked_paths[i], err) < 0)
 			return -1;

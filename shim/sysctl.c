@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "shim/procfs.h"
+#include "shim/log.h"
 #include "shim/sysctl.h"
 
 static const char *const ipc_keys[] = {
@@ -80,6 +81,7 @@ int sysctl_apply(char *const *kv, struct shim_error *err)
 		for (char *p = path + strlen("sys/"); *p; p++)
 			if (*p == '.')
 				*p = '/';
+		log_debug("init: linux.sysctl %s = %s", kv[0], kv[1]);
 		if (procfs_write(path, kv[1], err) < 0)
 			return shim_error_wrap(err, "linux.sysctl.%s", kv[0]);
 	}

@@ -189,3 +189,21 @@ ro"
 	[ -d "$BUNDLE/rootfs/real/deep/m" ] && [ -d "$BUNDLE/rootfs/rel/x" ]
 	[ ! -e /real ] && [ ! -e /rel ]
 }
+
+@test "--debug logs each stage, to stderr or to --log as JSON" {
+	update_config '.linux.sysctl = {"kernel.shmmni": "99"}'
+	run shim --debug run -b "$BUNDLE" c1
+	assert_success
+	local stage
+	for stage in "create c1: bundle" "cgroup " "init cloned: pid" "init: mounts[0]: proc on /proc" \
+		"init: mounts[1]: tmpfs on /dev" "pivot_root" "linux.sysctl kernel.shmmni = 99" \
+		"the program is /bin/true" "maskedPaths" "ready" "state.json written" "start c1" \
+		"exec /bin/true" "delete c1"; do
+		assert_output_has "$stage"
+	done
+	run shim --debug --log "$BATS_TEST_TMPDIR/log" --log-format json run -b "$BUNDLE" c2
+	assert_success
+	run jq -r 'select(.level == "debug") | .msg' "$BATS_TEST_TMPDIR/log"
+	assert_output_has "init: mounts[0]: proc on /proc"
+	assert_output_has "exec /bin/true"
+}
