@@ -200,10 +200,22 @@ static bool is_populated(int dir_fd)
 	       strstr(events, "populated 1");
 }
 
+static bool is_frozen_effectively(int dir_fd)
+{
+	char events[512];
+
+	return cgroup_read(dir_fd, "cgroup.events", events, sizeof(events), NULL) == 0 &&
+	       strstr(events, "frozen 1") != NULL;
+}
+
 int cgroup_create(const char *rel, const struct oci_resources *r, struct shim_error *err)
 {
+	char path[PATH_MAX];
+	bool existed;
 	int fd;
 
+	snprintf(path, sizeof(path), "%s%s", CGROUP_ROOT, rel);
+	existed = access(path, F_OK) == 0;
 	if (make_folders(rel, err) < 0)
 		return -1;
 	fd = cgroup_open(rel, err);
@@ -212,6 +224,15 @@ int cgroup_create(const char *rel, const struct oci_resources *r, struct shim_er
 	if (is_populated(fd)) {
 		safe_close(fd);
 		return shim_fail(err, EBUSY, "cgroup %s%s is in use: it has processes", CGROUP_ROOT, rel);
+	}
+	/* frozen (it, or a folder above it, has cgroup.freeze 1): the init
+	 * would stop on its first instruction and create wait for ever */
+	if (is_frozen_effectively(fd)) {
+		safe_close(fd);
+		if (!existed)
+			rmdir(path);
+		return shim_fail(err, EBUSY, "linux.cgroupsPath: cgroup %s%s is frozen (cgroup.freeze "
+				 "1 in it or above it): thaw it first", CGROUP_ROOT, rel);
 	}
 	if (cgroup_apply(fd, rel, r, err) < 0) {
 		safe_close(fd);
@@ -377,6 +398,36 @@ int cgroup_signal_all(int dir_fd, const char *rel, int sig, struct shim_error *e
 	return signal_tree(dir_fd, rel, sig, 0, err);
 }
 
+/* rmdir every folder below dir_fd, deepest first (all empty by now). */
+static int remove_children(int dir_fd, int depth, struct shim_error *err)
+{
+	int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), r = 0;
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	struct dirent *e;
+
+	if (!d) {
+		safe_close(fd);
+		return shim_fail_errno(err, "cgroup: reading its folders");
+	}
+	if (depth > SIGNAL_MAX_DEPTH) {
+		closedir(d);
+		return shim_fail(err, ELOOP, "cgroup: folders nested deeper than %d", SIGNAL_MAX_DEPTH);
+	}
+	while (r == 0 && (e = readdir(d))) {
+		_cleanup_close_ int sub = -1;
+
+		if (e->d_type != DT_DIR || strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub >= 0)
+			r = remove_children(sub, depth + 1, err);
+		if (r == 0 && unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) < 0 && errno != ENOENT)
+			r = shim_fail_errno(err, "cgroup: rmdir %s", e->d_name);
+	}
+	closedir(d);
+	return r;
+}
+
 int cgroup_destroy(const char *rel, struct shim_error *err)
 {
 	char path[PATH_MAX];
@@ -394,6 +445,9 @@ int cgroup_destroy(const char *rel, struct shim_error *err)
 			return -1;
 	}
 	if (wait_event(fd, "populated 0", EMPTY_WAIT_MS, err) < 0)
+		return shim_error_wrap(err, "%s", path);
+	/* folders the container made below its own go first */
+	if (remove_children(fd, 0, err) < 0)
 		return shim_error_wrap(err, "%s", path);
 	if (rmdir(path) < 0 && errno != ENOENT)
 		return shim_fail_errno(err, "cgroup: rmdir %s", path);

@@ -207,3 +207,29 @@ ro"
 	assert_output_has "init: mounts[0]: proc on /proc"
 	assert_output_has "exec /bin/true"
 }
+
+@test "create into a frozen cgroup fails at once, naming it, and leaves nothing" {
+	local parent=/sys/fs/cgroup/frozen-$$
+	mkdir "$parent"
+	echo 1 > "$parent/cgroup.freeze"
+	CGROUPS_BEFORE=$(cgroup_folders)
+	update_config --arg p "/frozen-$$/c1" '.linux.cgroupsPath = $p'
+	run timeout 60 "$SHIM_BIN" --root "$ROOT" run -d -b "$BUNDLE" c1 < /dev/null 3>&-
+	rmdir "$parent" 2>/dev/null || true
+	[ "$status" -ne 124 ] || { echo "run -d hung"; false; }
+	assert_failure
+	assert_output_has "linux.cgroupsPath: cgroup /sys/fs/cgroup/frozen-$$/c1 is frozen"
+	CGROUPS_BEFORE=$(cgroup_folders)
+	assert_nothing_left
+}
+
+@test "delete -f removes the cgroups the container made below its own" {
+	update_config '(.mounts[] | select(.destination == "/sys/fs/cgroup")).options -= ["ro"] |
+		.process.args = ["sh", "-c", "mkdir -p /sys/fs/cgroup/sub/deeper && echo $$ > /sys/fs/cgroup/sub/deeper/cgroup.procs && exec sleep 1000"]'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	for i in $(seq 50); do [ -d "/sys/fs/cgroup/$(cat "$ROOT/c1/cgroup")/sub/deeper" ] && break; sleep 0.1; done
+	run shim delete -f c1
+	assert_success
+	assert_nothing_left
+}
