@@ -212,14 +212,14 @@ ro"
 	local parent=/sys/fs/cgroup/frozen-$$
 	mkdir "$parent"
 	echo 1 > "$parent/cgroup.freeze"
-	CGROUPS_BEFORE=$(cgroup_folders)
 	update_config --arg p "/frozen-$$/c1" '.linux.cgroupsPath = $p'
 	run timeout 60 "$SHIM_BIN" --root "$ROOT" run -d -b "$BUNDLE" c1 < /dev/null 3>&-
-	rmdir "$parent" 2>/dev/null || true
+	local removed=no
+	rmdir "$parent" && removed=yes	# fails if c1 was left in it
 	[ "$status" -ne 124 ] || { echo "run -d hung"; false; }
 	assert_failure
 	assert_output_has "linux.cgroupsPath: cgroup /sys/fs/cgroup/frozen-$$/c1 is frozen"
-	CGROUPS_BEFORE=$(cgroup_folders)
+	[ "$removed" = yes ]
 	assert_nothing_left
 }
 
