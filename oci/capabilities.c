@@ -25,3 +25,10 @@ int oci_cap_from_name(const char *name)
 			return (int)i;
 	return -1;
 }
+
+const char *oci_cap_name(int cap)
+{
+	if (cap < 0 || (size_t)cap >= sizeof(cap_names) / sizeof(cap_names[0]))
+		return NULL;
+	return cap_names[cap];
+}

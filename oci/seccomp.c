@@ -228,3 +228,13 @@ void oci_seccomp_release(struct oci_seccomp *s)
 	free(s->listener_metadata);
 	memset(s, 0, sizeof(*s));
 }
+
+const char *oci_seccomp_action_name(size_t i)
+{
+	return i < sizeof(action_names) / sizeof(action_names[0]) ? action_names[i] : NULL;
+}
+
+const char *oci_seccomp_op_name(size_t i)
+{
+	return i < sizeof(op_names) / sizeof(op_names[0]) ? op_names[i] : NULL;
+}

@@ -63,4 +63,9 @@ void oci_seccomp_release(struct oci_seccomp *s);
 /* Does any action (or the default) hand syscalls to an agent? */
 bool oci_seccomp_uses_notify(const struct oci_seccomp *s);
 
+/* The i-th action ("SCMP_ACT_ALLOW") or operator name this parser takes;
+ * NULL past the last (features lists them). */
+const char *oci_seccomp_action_name(size_t i);
+const char *oci_seccomp_op_name(size_t i);
+
 #endif

@@ -144,6 +144,9 @@ const struct oci_namespace *oci_spec_namespace(const struct oci_spec *spec,
 /* CAP_* number of a capability name, -1 if unknown. */
 int oci_cap_from_name(const char *name);
 
+/* The name of capability number cap, NULL past the last one known. */
+const char *oci_cap_name(int cap);
+
 /* "pid", "network", ... as in the spec. */
 const char *oci_ns_type_name(enum oci_ns_type type);
 

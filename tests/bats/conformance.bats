@@ -233,3 +233,13 @@ ro"
 	assert_success
 	assert_nothing_left
 }
+
+@test "features lists capabilities, seccomp actions, operators and archs, recursive mount options" {
+	run "$SHIM_BIN" features
+	assert_success
+	[ "$(jq '.linux.capabilities | index("CAP_CHECKPOINT_RESTORE") != null' <<< "$output")" = true ]
+	[ "$(jq '.linux.seccomp.actions | index("SCMP_ACT_NOTIFY") != null' <<< "$output")" = true ]
+	[ "$(jq '.linux.seccomp.operators | length' <<< "$output")" = 7 ]
+	[ "$(jq '.linux.seccomp.archs | index("SCMP_ARCH_X86_64") != null' <<< "$output")" = true ]
+	[ "$(jq '[.mountOptions[] | select(. == "rro" or . == "rnosymfollow" or . == "nosymfollow")] | length' <<< "$output")" = 3 ]
+}
