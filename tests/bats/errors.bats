@@ -74,7 +74,7 @@ create_fails_with() {
 
 @test "a bad filesystem option names the mount and the option" {
 	update_config '.mounts[1].options = ["mode=bogus"]'
-	create_fails_with 'mounts[1] (/dev): option "mode=bogus"'
+	create_fails_with 'mounts[1] (/dev): mounts[1].options[0] "mode=bogus"'
 }
 
 @test "an unknown rlimit is named" {
@@ -135,9 +135,9 @@ create_fails_with() {
 	assert_output_has 'unknown command "frobnicate"'
 }
 
-@test "an unknown capability is named" {
-	update_config '.process.capabilities.bounding += ["CAP_BOGUS"]'
-	create_fails_with 'process.capabilities.bounding[3]: unknown capability "CAP_BOGUS"'
+@test "a capability that is not a string is named" {
+	update_config '.process.capabilities.bounding += [7]'
+	create_fails_with 'process.capabilities.bounding[3]: must be a string'
 }
 
 @test "a sysctl that does not exist is named" {
