@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,6 +9,8 @@
 #include <unistd.h>
 
 #include "shim/cleanup.h"
+#include "shim/syscalls.h"
+#include "shim/cgroup.h"
 #include "shim/clone.h"
 #include "shim/exec.h"
 #include "shim/fd.h"
@@ -69,6 +72,7 @@ struct exec_ctx {
 	int ns_flags;
 	int sync_fd, runtime_sync_fd;
 	int console_fd;		/* the child's end of the terminal socket, or -1 */
+	bool late_cgroup;	/* moved into the (frozen) cgroup after READY */
 };
 
 static int child_setup(struct exec_ctx *x, struct process_plan *plan, struct shim_error *err)
@@ -98,10 +102,15 @@ static int exec_child(void *arg)
 	struct exec_ctx *x = arg;
 	struct shim_error err = { 0 };
 	struct process_plan plan = { 0 };
+	struct sync_msg msg;
 	char text[2048];
 
 	x->runtime_sync_fd = safe_close(x->runtime_sync_fd);
 	if (sync_report_setup(x->sync_fd, child_setup(x, &plan, &err), &err) < 0)
+		return 127;
+	/* into a paused container: wait until the runtime has moved us into
+	 * its frozen cgroup (we stop there until it is resumed) */
+	if (x->late_cgroup && sync_expect(x->sync_fd, SYNC_CONTINUE, &msg, &err) < 0)
 		return 127;
 	x->sync_fd = safe_close(x->sync_fd);
 	process_exec(x->o->process, &plan, x->o->preserve_fds, &err);
@@ -109,12 +118,88 @@ static int exec_child(void *arg)
 	return 127;
 }
 
+/* The cgroup the process goes into: the container's, or --cgroup below it
+ * (resolved beneath it, no link followed). */
+static int exec_cgroup(struct container *c, const struct exec_opts *o, struct shim_error *err)
+{
+	const char *path = o->cgroup, *colon;
+	int fd;
+
+	if (c->cgroup_fd < 0)
+		return -1;
+	if (!path)
+		return fcntl(c->cgroup_fd, F_DUPFD_CLOEXEC, 0);
+	/* cgroup v2 has one hierarchy: a "CONTROLLER:" prefix names no other */
+	if ((colon = strchr(path, ':')))
+		path = colon + 1;
+	while (*path == '/')
+		path++;
+	fd = openat2_retry(c->cgroup_fd, *path ? path : ".", O_RDONLY | O_DIRECTORY,
+			   RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+	if (fd < 0)
+		return shim_fail_errno(err, "exec --cgroup %s: below the container's cgroup", o->cgroup);
+	return fd;
+}
+
+/* The init's own cgroup, when the container's has controllers enabled for
+ * folders below it (no process may join it then: clone3 says EBUSY), as
+ * runc falls back. Checked to be below the container's. */
+static int init_cgroup(struct container *c, struct shim_error *err)
+{
+	char path[64], *line;
+	_cleanup_free_ char *text = NULL;
+	size_t n = strlen(c->state->cgroup_path);
+
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)c->state->pid);
+	text = read_small_file(path, 65536, NULL, err);
+	line = text ? strstr(text, "0::") : NULL;
+	if (!line)
+		return shim_fail(err, EBUSY, "exec: the container's cgroup takes no process and its "
+				 "init's cgroup is unknown");
+	line += 3;
+	line[strcspn(line, "\n")] = '\0';
+	if (strncmp(line, c->state->cgroup_path, n) != 0 || (line[n] != '/' && line[n]))
+		return shim_fail(err, EBUSY, "exec: the init's cgroup %s is not the container's", line);
+	return cgroup_open(line, err);
+}
+
+static pid_t clone_child(struct container *c, const struct exec_opts *o, struct exec_ctx *x,
+			 int *target, int *pidfd, struct shim_error *err)
+{
+	pid_t pid = clone_with_pidfd(0, x->late_cgroup ? -1 : *target, exec_child, x, pidfd, err);
+
+	if (pid >= 0 || err->errnum != EBUSY || o->cgroup || *target < 0)
+		return pid;
+	safe_close(*target);
+	*target = init_cgroup(c, err);
+	if (*target < 0)
+		return -1;
+	log_debug("exec: the container's cgroup has controllers on; into its init's cgroup");
+	return clone_with_pidfd(0, *target, exec_child, x, pidfd, err);
+}
+
+/* --ignore-paused: the process joins the frozen cgroup once it is ready. */
+static int enter_late(int sync_fd, int target, pid_t pid, struct shim_error *err)
+{
+	char text[16];
+	_cleanup_close_ int fd = openat(target, "cgroup.procs", O_WRONLY | O_CLOEXEC);
+
+	snprintf(text, sizeof(text), "%d", (int)pid);
+	if (fd < 0 || write_all(fd, text) < 0)
+		return shim_fail_errno(err, "exec: moving %d into the paused container's cgroup", (int)pid);
+	if (sync_send_continue(sync_fd, pid) < 0)
+		return shim_fail_errno(err, "exec: telling the process to go on");
+	return 0;
+}
+
 static int spawn(struct container *c, const struct exec_opts *o, int *pidfd, int *master,
 		 struct shim_error *err)
 {
 	struct ns_plan ns;
-	struct exec_ctx x = { .o = o, .init_pidfd = c->pidfd };
+	struct exec_ctx x = { .o = o, .init_pidfd = c->pidfd,
+			      .late_cgroup = c->status == STATUS_PAUSED };
 	int sync[2], console[2], r = -1;
+	_cleanup_close_ int target = -1;
 	pid_t pid;
 
 	plan_namespaces(c->state->pid, &ns);
@@ -124,6 +209,9 @@ static int spawn(struct container *c, const struct exec_opts *o, int *pidfd, int
 	/* PID and time namespaces apply to children: join them here */
 	if (ns.for_children && setns(c->pidfd, ns.for_children) < 0)
 		return shim_fail_errno(err, "exec: joining the container's PID namespace");
+	target = exec_cgroup(c, o, err);
+	if (target < 0 && o->cgroup)
+		return -1;
 	if (terminal_socket(o->process->terminal, o->console_socket, console, err) < 0)
 		return -1;
 	if (sync_pair(sync, err) < 0) {
@@ -133,7 +221,7 @@ static int spawn(struct container *c, const struct exec_opts *o, int *pidfd, int
 	x.runtime_sync_fd = sync[0];
 	x.sync_fd = sync[1];
 	x.console_fd = console[1];
-	pid = clone_with_pidfd(0, c->cgroup_fd, exec_child, &x, pidfd, err);
+	pid = clone_child(c, o, &x, &target, pidfd, err);
 	safe_close(sync[1]);
 	console[1] = safe_close(console[1]);
 	if (pid > 0) {
@@ -141,6 +229,8 @@ static int spawn(struct container *c, const struct exec_opts *o, int *pidfd, int
 
 		snprintf(text, sizeof(text), "%d", (int)pid);
 		r = sync_await_ready(sync[0], err);
+		if (r == 0 && x.late_cgroup && target >= 0)
+			r = enter_late(sync[0], target, pid, err);
 		if (r == 0 && o->pid_file && write_file_atomic(o->pid_file, text, err) < 0)
 			r = shim_error_wrap(err, "--pid-file");
 		if (r == 0 && console[0] >= 0 && (*master = fd_recv(console[0], err)) < 0)
@@ -160,7 +250,11 @@ int container_exec(struct container *c, const struct exec_opts *o, struct shim_e
 	_cleanup_close_ int pidfd = -1, master = -1;
 	int status;
 
-	if (c->status != STATUS_RUNNING && c->status != STATUS_CREATED)
+	if (c->status == STATUS_PAUSED && !o->ignore_paused)
+		return shim_fail(err, 0, "exec: container %s is paused (--ignore-paused: exec anyway, "
+				 "the process stopped until resume)", c->id);
+	if (c->status != STATUS_RUNNING && c->status != STATUS_CREATED &&
+	    c->status != STATUS_PAUSED)
 		return shim_fail(err, 0, "exec: container %s is %s", c->id,
 				 container_status_name(c->status));
 	if (o->seccomp && o->seccomp->present && oci_seccomp_uses_notify(o->seccomp))

@@ -28,6 +28,8 @@ struct exec_opts {
 	const char *console_socket;	/* --console-socket or NULL */
 	unsigned int preserve_fds;
 	bool detach;
+	const char *cgroup;		/* --cgroup [CONTROLLER:]PATH, below the container's */
+	bool ignore_paused;		/* --ignore-paused */
 };
 
 /* Foreground: the process's exit status (128 + signal if killed). Detached:

@@ -28,7 +28,7 @@
 enum { OPT_PROCESS = 'p', OPT_TTY = 't', OPT_CWD = 256, OPT_ENV = 'e', OPT_USER = 'u',
        OPT_GIDS = 'g', OPT_CAP = 'c', OPT_DETACH = 'd', OPT_PID_FILE = 257,
        OPT_CONSOLE_SOCKET, OPT_PRESERVE_FDS, OPT_PIDFD_SOCKET, OPT_NNP, OPT_APPARMOR,
-       OPT_LABEL };
+       OPT_LABEL, OPT_CGROUP, OPT_IGNORE_PAUSED };
 
 static const struct option opts[] = {
 	{ "process", required_argument, NULL, OPT_PROCESS },
@@ -46,6 +46,8 @@ static const struct option opts[] = {
 	{ "no-new-privs", no_argument, NULL, OPT_NNP },
 	{ "apparmor", required_argument, NULL, OPT_APPARMOR },
 	{ "process-label", required_argument, NULL, OPT_LABEL },
+	{ "cgroup", required_argument, NULL, OPT_CGROUP },
+	{ "ignore-paused", no_argument, NULL, OPT_IGNORE_PAUSED },
 	{ 0 },
 };
 
@@ -114,6 +116,8 @@ static int parse_flags(int argc, char **argv, struct exec_flags *f, struct shim_
 				return -1;
 			break;
 		case OPT_NNP: f->nnp = true; break;
+		case OPT_CGROUP: f->o.cgroup = optarg; break;
+		case OPT_IGNORE_PAUSED: f->o.ignore_paused = true; break;
 		case OPT_APPARMOR:
 		case OPT_LABEL:
 			return shim_fail(err, ENOTSUP, "exec: %s: AppArmor and SELinux labels are not "

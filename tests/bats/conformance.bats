@@ -243,3 +243,48 @@ ro"
 	[ "$(jq '.linux.seccomp.archs | index("SCMP_ARCH_X86_64") != null' <<< "$output")" = true ]
 	[ "$(jq '[.mountOptions[] | select(. == "rro" or . == "rnosymfollow" or . == "nosymfollow")] | length' <<< "$output")" = 3 ]
 }
+
+@test "exec into a paused container is refused, or with --ignore-paused runs once resumed" {
+	update_config '.process.args = ["sleep", "1000"]'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	shim pause c1
+	run shim exec c1 true
+	assert_failure
+	assert_output_has "is paused (--ignore-paused"
+	"$SHIM_BIN" --root "$ROOT" exec --ignore-paused c1 sh -c 'echo ran > /dev/shm/mark' 3>&- &
+	local execer=$!
+	sleep 1
+	# frozen with the rest of the container until resume
+	[ ! -e "/proc/$(shim state c1 | jq .pid)/root/dev/shm/mark" ]
+	shim resume c1
+	wait "$execer"
+	[ "$(cat "/proc/$(shim state c1 | jq .pid)/root/dev/shm/mark")" = ran ]
+}
+
+@test "exec --cgroup puts the process into a cgroup below the container's" {
+	update_config '(.mounts[] | select(.destination == "/sys/fs/cgroup")).options -= ["ro"] |
+		.process.args = ["sh", "-c", "mkdir /sys/fs/cgroup/init /sys/fs/cgroup/side && echo $$ > /sys/fs/cgroup/init/cgroup.procs && exec sleep 1000"]'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	local cg=/sys/fs/cgroup$(cat "$ROOT/c1/cgroup")
+	for i in $(seq 50); do [ -d "$cg/side" ] && break; sleep 0.1; done
+	run shim exec --cgroup /side c1 cat /proc/self/cgroup
+	assert_success
+	assert_output "0::/side"
+	run shim exec --cgroup /../.. c1 true
+	assert_failure
+	assert_output_has "exec --cgroup /../..: below the container's cgroup"
+}
+
+@test "exec falls back to the init's cgroup when the container's has controllers on" {
+	update_config '(.mounts[] | select(.destination == "/sys/fs/cgroup")).options -= ["ro"] |
+		.process.args = ["sh", "-c", "mkdir /sys/fs/cgroup/init && echo $$ > /sys/fs/cgroup/init/cgroup.procs && echo +pids > /sys/fs/cgroup/cgroup.subtree_control && exec sleep 1000"]'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	local cg=/sys/fs/cgroup$(cat "$ROOT/c1/cgroup")
+	for i in $(seq 50); do grep -q pids "$cg/cgroup.subtree_control" && break; sleep 0.1; done
+	run shim exec c1 cat /proc/self/cgroup
+	assert_success
+	assert_output "0::/init"
+}
