@@ -124,82 +124,6 @@ static bool host_has_cgroup2(void)
 	return access("/sys/fs/cgroup/cgroup.controllers", F_OK) == 0;
 }
 
-static int bind_source(const struct oci_mount *m, const char *bundle, char *buf, size_t len)
-{
-	if (!m->source || !*m->source)
-		return -1;
-	if (m->source[0] == '/')
-		snprintf(buf, len, "%s", m->source);
-	else
-		snprintf(buf, len, "%s/%s", bundle, m->source);
-	return 0;
-}
-
-/* prepared: an idmapped copy the runtime made (shim/idmap.h), or -1. */
-static int mount_bind(int root_fd, const struct oci_mount *m, const struct mount_opts *o,
-		      const char *bundle, int prepared, struct shim_error *err)
-{
-	_cleanup_close_ int tree = -1, target = -1;
-	char source[PATH_MAX];
-	struct stat st;
-
-	if (bind_source(m, bundle, source, sizeof(source)) < 0)
-		return shim_fail(err, 0, "source: missing for a bind mount");
-	if (prepared >= 0) {
-		tree = fcntl(prepared, F_DUPFD_CLOEXEC, 0);
-		if (tree < 0 || fstat(tree, &st) < 0)
-			return shim_fail_errno(err, "source %s (idmapped)", source);
-	} else {
-		if (stat(source, &st) < 0)
-			return shim_fail_errno(err, "source %s", source);
-		tree = mount_clone_tree(AT_FDCWD, source, o->rbind, err);
-	}
-	if (tree < 0)
-		return -1;
-	/* as runc: "ro" makes the top mount read-only, "rro" every one */
-	if (mount_set_attrs(tree, "", o->attr_set, o->attr_clr, false, err) < 0 ||
-	    mount_set_attrs(tree, "", o->rattr_set, o->rattr_clr, true, err) < 0)
-		return -1;
-	target = rootfs_make_path(root_fd, m->destination, !S_ISDIR(st.st_mode), err);
-	if (target < 0)
-		return -1;
-	return mount_attach(tree, target, "", err);
-}
-
-static int mount_fs(int root_fd, const struct oci_mount *m, const struct mount_opts *o,
-		    struct shim_error *err)
-{
-	_cleanup_close_ int mnt = -1, target = -1;
-	const char *type = m->type;
-
-	/* On a cgroup v2 host, "cgroup" (what runc's spec says) means cgroup2. */
-	if (strcmp(type, "cgroup") == 0 && host_has_cgroup2())
-		type = "cgroup2";
-	/* a read-only /dev is filled first, made read-only last (dev_finish) */
-	if (strcmp(m->destination, "/dev") == 0 && (o->attr_set & MOUNT_ATTR_RDONLY)) {
-		struct mount_opts rw = *o;
-
-		rw.attr_set &= ~(uint64_t)MOUNT_ATTR_RDONLY;
-		mnt = mount_new_fs(type, m->source, &rw, err);
-	} else {
-		mnt = mount_new_fs(type, m->source, o, err);
-	}
-	/* Where a fresh cgroup mount is refused (a cgroup v1 host, or a cgroup
-	 * namespace whose root we do not own), bind the host's hierarchy. */
-	if (mnt < 0 && err->errnum == EPERM && strncmp(type, "cgroup", 6) == 0) {
-		mnt = mount_clone_tree(AT_FDCWD, "/sys/fs/cgroup", true, err);
-		if (mnt >= 0 && mount_set_attrs(mnt, "", o->attr_set | o->rattr_set,
-						 o->attr_clr | o->rattr_clr, true, err) < 0)
-			return -1;
-	}
-	if (mnt < 0)
-		return -1;
-	target = rootfs_make_path(root_fd, m->destination, false, err);
-	if (target < 0)
-		return -1;
-	return mount_attach(mnt, target, "", err);
-}
-
 /* Files of /proc that a mount may cover: what lxcfs emulates (as runc). */
 static const char *const proc_mount_allowed[] = {
 	"/proc/cpuinfo", "/proc/diskstats", "/proc/meminfo", "/proc/stat", "/proc/swaps",
@@ -241,25 +165,31 @@ static bool on_procfs(int fd)
 	return fstatfs(fd, &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC;
 }
 
+/* Is clean (a cleaned destination) one of the lxcfs files of /proc? */
+static bool proc_file_allowed(const char *clean)
+{
+	for (size_t i = 0; proc_mount_allowed[i]; i++)
+		if (strcmp(clean, proc_mount_allowed[i]) == 0)
+			return true;
+	return false;
+}
+
 /*
  * Nothing but procfs itself is mounted on /proc, and below it only the
  * files lxcfs emulates (CVE-2025-52881: a bind over /proc/sys/... turns the
- * runtime's or the container's writes into writes to a host knob). Both
- * the destination as written and where it resolves in the rootfs count: a
- * symlink in the image may lead a harmless-looking path into /proc.
+ * runtime's or the container's writes into writes to a host knob). The
+ * destination as written is judged here; where it resolves, on the very fd
+ * the mount is attached to (check_proc_target), so that a link swapped in
+ * between cannot lead it into /proc either.
  */
-static int check_proc_destination(int root_fd, const struct oci_mount *m, bool bind,
-				  struct shim_error *err)
+static int check_proc_destination(const struct oci_mount *m, bool bind, struct shim_error *err)
 {
 	char clean[PATH_MAX];
-	_cleanup_close_ int target = -1;
-	bool inside;
+	struct statfs sf;
 
 	if (!clean_path(m->destination, clean, sizeof(clean)))
 		return shim_fail(err, ENAMETOOLONG, "destination: too long");
 	if (strcmp(clean, "/proc") == 0) {
-		struct statfs sf;
-
 		if (!bind && strcmp(m->type, "proc") == 0)
 			return 0;
 		/* a bind of a procfs (rootless setups bind the host's /proc) */
@@ -269,16 +199,102 @@ static int check_proc_destination(int root_fd, const struct oci_mount *m, bool b
 		return shim_fail(err, EPERM, "destination /proc: only a proc filesystem may be "
 				 "mounted there");
 	}
-	target = rootfs_open(root_fd, clean, O_PATH, NULL);
-	inside = strncmp(clean, "/proc/", 6) == 0 || (target >= 0 && on_procfs(target));
-	if (!inside)
+	if (strncmp(clean, "/proc/", 6) == 0 && !proc_file_allowed(clean))
+		return shim_fail(err, EPERM, "destination %s is inside /proc: only a proc filesystem "
+				 "on /proc itself and the files lxcfs emulates (/proc/cpuinfo, "
+				 "/proc/meminfo, ...) may be mounted there", m->destination);
+	return 0;
+}
+
+/* The target fd a mount is about to be attached to lies on procfs: only
+ * the lxcfs files may be covered (the destination as written says which). */
+static int check_proc_target(const struct oci_mount *m, int target, struct shim_error *err)
+{
+	char clean[PATH_MAX];
+
+	if (!on_procfs(target))
 		return 0;
-	for (size_t i = 0; proc_mount_allowed[i]; i++)
-		if (strcmp(clean, proc_mount_allowed[i]) == 0)
-			return 0;
-	return shim_fail(err, EPERM, "destination %s is inside /proc: only %s and the files "
-			 "lxcfs emulates (/proc/cpuinfo, /proc/meminfo, ...) may be mounted there",
-			 m->destination, "a proc filesystem on /proc itself");
+	if (clean_path(m->destination, clean, sizeof(clean)) && proc_file_allowed(clean))
+		return 0;
+	return shim_fail(err, EPERM, "destination %s is inside /proc (it resolves there in the "
+			 "rootfs): only proc itself and the files lxcfs emulates may be mounted there",
+			 m->destination);
+}
+
+static int bind_source(const struct oci_mount *m, const char *bundle, char *buf, size_t len)
+{
+	if (!m->source || !*m->source)
+		return -1;
+	if (m->source[0] == '/')
+		snprintf(buf, len, "%s", m->source);
+	else
+		snprintf(buf, len, "%s/%s", bundle, m->source);
+	return 0;
+}
+
+/* prepared: an idmapped copy the runtime made (shim/idmap.h), or -1. */
+static int mount_bind(int root_fd, const struct oci_mount *m, const struct mount_opts *o,
+		      const char *bundle, int prepared, struct shim_error *err)
+{
+	_cleanup_close_ int tree = -1, target = -1;
+	char source[PATH_MAX];
+	struct stat st;
+
+	if (bind_source(m, bundle, source, sizeof(source)) < 0)
+		return shim_fail(err, 0, "source: missing for a bind mount");
+	if (prepared >= 0) {
+		tree = fcntl(prepared, F_DUPFD_CLOEXEC, 0);
+		if (tree < 0 || fstat(tree, &st) < 0)
+			return shim_fail_errno(err, "source %s (idmapped)", source);
+	} else {
+		if (stat(source, &st) < 0)
+			return shim_fail_errno(err, "source %s", source);
+		tree = mount_clone_tree(AT_FDCWD, source, o->rbind, err);
+	}
+	if (tree < 0)
+		return -1;
+	/* as runc: "ro" makes the top mount read-only, "rro" every one */
+	if (mount_set_attrs(tree, "", o->attr_set, o->attr_clr, false, err) < 0 ||
+	    mount_set_attrs(tree, "", o->rattr_set, o->rattr_clr, true, err) < 0)
+		return -1;
+	target = rootfs_make_path(root_fd, m->destination, !S_ISDIR(st.st_mode), err);
+	if (target < 0 || check_proc_target(m, target, err) < 0)
+		return -1;
+	return mount_attach(tree, target, "", err);
+}
+
+static int mount_fs(int root_fd, const struct oci_mount *m, const struct mount_opts *o,
+		    struct shim_error *err)
+{
+	_cleanup_close_ int mnt = -1, target = -1;
+	const char *type = m->type;
+
+	/* On a cgroup v2 host, "cgroup" (what runc's spec says) means cgroup2. */
+	if (strcmp(type, "cgroup") == 0 && host_has_cgroup2())
+		type = "cgroup2";
+	/* a read-only /dev is filled first, made read-only last (dev_finish) */
+	if (strcmp(m->destination, "/dev") == 0 && (o->attr_set & MOUNT_ATTR_RDONLY)) {
+		struct mount_opts rw = *o;
+
+		rw.attr_set &= ~(uint64_t)MOUNT_ATTR_RDONLY;
+		mnt = mount_new_fs(type, m->source, &rw, err);
+	} else {
+		mnt = mount_new_fs(type, m->source, o, err);
+	}
+	/* Where a fresh cgroup mount is refused (a cgroup v1 host, or a cgroup
+	 * namespace whose root we do not own), bind the host's hierarchy. */
+	if (mnt < 0 && err->errnum == EPERM && strncmp(type, "cgroup", 6) == 0) {
+		mnt = mount_clone_tree(AT_FDCWD, "/sys/fs/cgroup", true, err);
+		if (mnt >= 0 && mount_set_attrs(mnt, "", o->attr_set | o->rattr_set,
+						 o->attr_clr | o->rattr_clr, true, err) < 0)
+			return -1;
+	}
+	if (mnt < 0)
+		return -1;
+	target = rootfs_make_path(root_fd, m->destination, false, err);
+	if (target < 0 || check_proc_target(m, target, err) < 0)
+		return -1;
+	return mount_attach(mnt, target, "", err);
 }
 
 static int mount_one(int root_fd, const struct oci_mount *m, size_t index, const char *bundle,
@@ -296,7 +312,7 @@ static int mount_one(int root_fd, const struct oci_mount *m, size_t index, const
 		return shim_fail(err, 0, "type: missing (and no bind option)");
 	if (bind && mount_opts_check_bind(&o, err) < 0)
 		return -1;
-	if (check_proc_destination(root_fd, m, bind, err) < 0)
+	if (check_proc_destination(m, bind, err) < 0)
 		return -1;
 	if (o.idmap && !bind)
 		return shim_fail(err, EINVAL, "idmap: only a bind mount can be idmapped");
