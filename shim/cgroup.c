@@ -313,25 +313,6 @@ int cgroup_pids(int dir_fd, pid_t **pids, size_t *n, struct shim_error *err)
 	return 0;
 }
 
-static int kill_each(int dir_fd, struct shim_error *err)
-{
-	pid_t *pids;
-	size_t n;
-
-	if (cgroup_pids(dir_fd, &pids, &n, err) < 0)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		int pidfd = sys_pidfd_open(pids[i], 0);
-
-		if (pidfd >= 0)
-			sys_pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
-		safe_close(pidfd);
-	}
-	free(pids);
-	cgroup_write(dir_fd, "cgroup.freeze", "0");
-	return 0;
-}
-
 /* Is pid (pinned by a pidfd) in rel or below it? From /proc/PID/cgroup. */
 static bool pid_in_cgroup(pid_t pid, const char *rel)
 {
@@ -349,57 +330,10 @@ static bool pid_in_cgroup(pid_t pid, const char *rel)
 	return strncmp(line, rel, n) == 0 && (line[n] == '\n' || line[n] == '/' || !line[n]);
 }
 
-/* Signal each process in dir_fd (the folder rel) and in every folder below,
- * each through a pidfd taken first and checked to be still inside rel. */
-static int signal_tree(int dir_fd, const char *rel, int sig, int depth, struct shim_error *err)
-{
-	pid_t *pids;
-	size_t n;
-	DIR *d;
-	struct dirent *e;
-	int fd, r = 0;
-
-	if (depth > SIGNAL_MAX_DEPTH)
-		return shim_fail(err, ELOOP, "cgroup: folders nested deeper than %d", SIGNAL_MAX_DEPTH);
-	if (cgroup_pids(dir_fd, &pids, &n, err) < 0)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		int pidfd = sys_pidfd_open(pids[i], 0);
-
-		if (pidfd >= 0 && pid_in_cgroup(pids[i], rel))
-			sys_pidfd_send_signal(pidfd, sig, NULL, 0);
-		safe_close(pidfd);
-	}
-	free(pids);
-	fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	d = fd < 0 ? NULL : fdopendir(fd);
-	if (!d) {
-		safe_close(fd);
-		return shim_fail_errno(err, "cgroup: reading its folders");
-	}
-	while (r == 0 && (e = readdir(d))) {
-		_cleanup_close_ int sub = -1;
-
-		if (e->d_type != DT_DIR || strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (sub >= 0)
-			r = signal_tree(sub, rel, sig, depth + 1, err);
-	}
-	closedir(d);
-	return r;
-}
-
-int cgroup_signal_all(int dir_fd, const char *rel, int sig, struct shim_error *err)
-{
-	/* cgroup.kill (5.14): all of it at once, frozen tasks too */
-	if (sig == SIGKILL && cgroup_write(dir_fd, "cgroup.kill", "1") == 0)
-		return 0;
-	return signal_tree(dir_fd, rel, sig, 0, err);
-}
-
-/* rmdir every folder below dir_fd, deepest first (all empty by now). */
-static int remove_children(int dir_fd, int depth, struct shim_error *err)
+/* fn(sub_fd, arg) for each folder directly below dir_fd; then, with
+ * remove, rmdir it. Stops at the first failure. */
+static int each_child(int dir_fd, bool remove, int (*fn)(int, void *), void *arg,
+		      struct shim_error *err)
 {
 	int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), r = 0;
 	DIR *d = fd < 0 ? NULL : fdopendir(fd);
@@ -409,10 +343,6 @@ static int remove_children(int dir_fd, int depth, struct shim_error *err)
 		safe_close(fd);
 		return shim_fail_errno(err, "cgroup: reading its folders");
 	}
-	if (depth > SIGNAL_MAX_DEPTH) {
-		closedir(d);
-		return shim_fail(err, ELOOP, "cgroup: folders nested deeper than %d", SIGNAL_MAX_DEPTH);
-	}
 	while (r == 0 && (e = readdir(d))) {
 		_cleanup_close_ int sub = -1;
 
@@ -420,16 +350,77 @@ static int remove_children(int dir_fd, int depth, struct shim_error *err)
 			continue;
 		sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (sub >= 0)
-			r = remove_children(sub, depth + 1, err);
-		if (r == 0 && unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) < 0 && errno != ENOENT)
+			r = fn(sub, arg);
+		if (r == 0 && remove && unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) < 0 &&
+		    errno != ENOENT)
 			r = shim_fail_errno(err, "cgroup: rmdir %s", e->d_name);
 	}
 	closedir(d);
 	return r;
 }
 
+struct walk {
+	const char *rel;	/* signal: the container's folder */
+	int sig, depth;
+	struct shim_error *err;
+};
+
+/* Signal each process in dir_fd and in every folder below, each through a
+ * pidfd taken first and checked to be still inside w->rel. */
+static int signal_tree(int dir_fd, void *arg)
+{
+	struct walk *w = arg;
+	pid_t *pids;
+	size_t n;
+	int r;
+
+	if (w->depth > SIGNAL_MAX_DEPTH)
+		return shim_fail(w->err, ELOOP, "cgroup: folders nested deeper than %d",
+				 SIGNAL_MAX_DEPTH);
+	if (cgroup_pids(dir_fd, &pids, &n, w->err) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		int pidfd = sys_pidfd_open(pids[i], 0);
+
+		if (pidfd >= 0 && pid_in_cgroup(pids[i], w->rel))
+			sys_pidfd_send_signal(pidfd, w->sig, NULL, 0);
+		safe_close(pidfd);
+	}
+	free(pids);
+	w->depth++;
+	r = each_child(dir_fd, false, signal_tree, w, w->err);
+	w->depth--;
+	return r;
+}
+
+int cgroup_signal_all(int dir_fd, const char *rel, int sig, struct shim_error *err)
+{
+	/* cgroup.kill (5.14): all of it at once, frozen tasks too */
+	struct walk w = { .rel = rel, .sig = sig, .err = err };
+
+	if (sig == SIGKILL && cgroup_write(dir_fd, "cgroup.kill", "1") == 0)
+		return 0;
+	return signal_tree(dir_fd, &w);
+}
+
+/* rmdir every folder below dir_fd, deepest first (all empty by now). */
+static int remove_children(int dir_fd, void *arg)
+{
+	struct walk *w = arg;
+	int r;
+
+	if (w->depth > SIGNAL_MAX_DEPTH)
+		return shim_fail(w->err, ELOOP, "cgroup: folders nested deeper than %d",
+				 SIGNAL_MAX_DEPTH);
+	w->depth++;
+	r = each_child(dir_fd, true, remove_children, w, w->err);
+	w->depth--;
+	return r;
+}
+
 int cgroup_destroy(const char *rel, struct shim_error *err)
 {
+	struct walk w = { .err = err };
 	char path[PATH_MAX];
 	_cleanup_close_ int fd = -1;
 
@@ -441,13 +432,17 @@ int cgroup_destroy(const char *rel, struct shim_error *err)
 	if (cgroup_write(fd, "cgroup.kill", "1") < 0) {
 		if (errno != ENOENT)
 			return shim_fail_errno(err, "cgroup: writing %s/cgroup.kill", path);
-		if (kill_each(fd, err) < 0)
+		/* before cgroup.kill: each process, in every folder below too */
+		w.rel = rel;
+		w.sig = SIGKILL;
+		if (signal_tree(fd, &w) < 0)
 			return -1;
+		cgroup_write(fd, "cgroup.freeze", "0");
 	}
 	if (wait_event(fd, "populated 0", EMPTY_WAIT_MS, err) < 0)
 		return shim_error_wrap(err, "%s", path);
 	/* folders the container made below its own go first */
-	if (remove_children(fd, 0, err) < 0)
+	if (remove_children(fd, &w) < 0)
 		return shim_error_wrap(err, "%s", path);
 	if (rmdir(path) < 0 && errno != ENOENT)
 		return shim_fail_errno(err, "cgroup: rmdir %s", path);

@@ -74,37 +74,37 @@ int procfs_write(const char *path, const char *text, struct shim_error *err)
 	return 0;
 }
 
-int procfs_write_self(const char *file, const char *text, struct shim_error *err)
+/* Our PID as the handle's instance numbers it ("self" is a symlink the
+ * scoped walks refuse); -1 with err filled. */
+static int self_pid(int proc, struct shim_error *err)
 {
 	char pid[32];
-	ssize_t n;
-	int proc = procfs_fd(err);
+	ssize_t n = readlinkat(proc, "self", pid, sizeof(pid) - 1);
 
-	if (proc < 0)
-		return -1;
-	n = readlinkat(proc, "self", pid, sizeof(pid) - 1);
 	if (n <= 0)
 		return shim_fail_errno(err, "readlink /proc/self");
 	pid[n] = '\0';
-	return procfs_write_pid(atoi(pid), file, text, err);
+	return atoi(pid);
+}
+
+int procfs_write_self(const char *file, const char *text, struct shim_error *err)
+{
+	int proc = procfs_fd(err), pid = proc < 0 ? -1 : self_pid(proc, err);
+
+	return pid < 0 ? -1 : procfs_write_pid(pid, file, text, err);
 }
 
 int procfs_reopen(int fd, int flags, struct shim_error *err)
 {
-	char pid[32], path[64];
+	char path[64];
 	struct stat want, got;
-	ssize_t n;
-	int proc = procfs_fd(err), out;
+	int proc = procfs_fd(err), pid = proc < 0 ? -1 : self_pid(proc, err), out;
 
-	if (proc < 0)
+	if (pid < 0)
 		return -1;
-	n = readlinkat(proc, "self", pid, sizeof(pid) - 1);
-	if (n <= 0)
-		return shim_fail_errno(err, "readlink /proc/self");
-	pid[n] = '\0';
 	/* fd/N is a magic link, which a scoped openat2 refuses; the handle is
 	 * ours, with nothing mounted in it, and the result is checked */
-	snprintf(path, sizeof(path), "%s/fd/%d", pid, fd);
+	snprintf(path, sizeof(path), "%d/fd/%d", pid, fd);
 	out = openat(proc, path, flags | O_CLOEXEC);
 	if (out < 0)
 		return shim_fail_errno(err, "reopening fd %d through /proc", fd);
