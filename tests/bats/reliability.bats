@@ -142,10 +142,11 @@ assert_recovers() {
 	assert_nothing_left
 }
 
-@test "create leaves exactly exec.fifo and a whole state.json (written to a temporary file, renamed)" {
+@test "create leaves exactly its cgroup record, exec.fifo and a whole state.json (temporary file, renamed)" {
 	shim_detached create -b "$BUNDLE" c1
 	assert_success
-	[ "$(ls "$ROOT/c1")" = "exec.fifo
+	[ "$(ls "$ROOT/c1")" = "cgroup
+exec.fifo
 state.json" ]
 	jq -e '.status == "created" and .pid > 0' "$ROOT/c1/state.json"
 	shim delete -f c1
@@ -213,7 +214,8 @@ state.json" ]
 	printf '%s%s%s' "${text%%\"DEEP\"*}" "$deep" "${text#*\"DEEP\"}" > "$BUNDLE/config.json"
 	shim_detached create -b "$BUNDLE" c1
 	assert_failure
-	assert_output_has "process.args[0]: must be a string"
+	assert_output_has "process.args[0][0][0]"
+	assert_output_has "nested deeper than 512 levels"
 	assert_nothing_left
 	cases=(
 		'.process.args = [1] => process.args[0]: must be a string'
