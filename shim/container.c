@@ -327,7 +327,8 @@ static int after_clone(int sync_fd, int console_fd, const struct create_opts *o,
 		if (sync_send_continue(sync_fd, pid) < 0)
 			return shim_fail_errno(err, "telling the init its ID maps are written");
 	}
-	if (runtime_hooks(sync_fd, o, b, pid, err) < 0 || sync_await_ready(sync_fd, err) < 0)
+	if (runtime_hooks(sync_fd, o, b, pid, err) < 0 || sync_await_ready(sync_fd, err) < 0 ||
+	    process_set_rlimits(pid, &b->spec->process, err) < 0)
 		return -1;
 	log_debug("init %d ready: its setup is done, it waits on exec.fifo", (int)pid);
 	if (record_state(dir_fd, o, b, cgroup_rel, pid, err) < 0)

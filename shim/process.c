@@ -215,15 +215,22 @@ static int install_seccomp(struct process_plan *plan, struct shim_error *err)
 	return r;
 }
 
-int process_exec(const struct oci_process *p, struct process_plan *plan,
-		 unsigned int preserve_fds, struct shim_error *err)
+int process_set_rlimits(pid_t pid, const struct oci_process *p, struct shim_error *err)
 {
 	for (size_t i = 0; i < p->n_rlimits; i++) {
 		struct rlimit rl = { .rlim_cur = p->rlimits[i].soft, .rlim_max = p->rlimits[i].hard };
 
-		if (setrlimit(p->rlimits[i].resource, &rl) < 0)
+		if (prlimit(pid, (__rlimit_resource_t)p->rlimits[i].resource, &rl, NULL) < 0)
 			return shim_fail_errno(err, "process.rlimits[%zu]: setrlimit", i);
 	}
+	return 0;
+}
+
+int process_exec(const struct oci_process *p, struct process_plan *plan,
+		 unsigned int preserve_fds, struct shim_error *err)
+{
+	if (process_set_rlimits(0, p, err) < 0)
+		return -1;
 	if (p->has_oom_score_adj && write_oom_score_adj(p->oom_score_adj, err) < 0)
 		return -1;
 	umask(p->user.has_umask ? p->user.umask : 0022);

@@ -31,6 +31,11 @@ struct process_plan {
 int process_prepare(const struct oci_process *p, const struct oci_seccomp *seccomp,
 		    struct process_plan *plan, struct shim_error *err);
 
+/* process.rlimits on pid (0: ourselves). The runtime sets them on the
+ * init once it is ready, as runc does, so a limit the kernel refuses fails
+ * create (the init sets them again before exec, as exec's children do). */
+int process_set_rlimits(pid_t pid, const struct oci_process *p, struct shim_error *err);
+
 /* Returns only on failure. */
 int process_exec(const struct oci_process *p, struct process_plan *plan,
 		 unsigned int preserve_fds, struct shim_error *err);

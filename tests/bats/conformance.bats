@@ -288,3 +288,11 @@ ro"
 	assert_success
 	assert_output "0::/init"
 }
+
+@test "an RLIMIT_NOFILE above the hard maximum fails create, naming it, and leaves nothing" {
+	update_config '.process.rlimits = [{"type": "RLIMIT_NOFILE", "hard": 2000000000, "soft": 2000000000}]'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "process.rlimits[0]: setrlimit"
+	assert_nothing_left
+}
