@@ -58,9 +58,15 @@ static int follow_dangling(int root_fd, const char *parent, const char *name, co
 {
 	_cleanup_close_ int dir = rootfs_open(root_fd, parent, O_PATH | O_DIRECTORY, NULL);
 	char target[PATH_MAX], joined[PATH_MAX];
+	struct statfs sf;
+	struct stat st;
 	ssize_t n;
 
-	if (dir < 0 || (n = readlinkat(dir, name, target, sizeof(target) - 1)) < 0)
+	/* only a real symlink of the image: never the text of a procfs magic
+	 * link (/proc/self/fd/N), whatever it names */
+	if (dir < 0 || fstatfs(dir, &sf) < 0 || sf.f_type == PROC_SUPER_MAGIC ||
+	    fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISLNK(st.st_mode) ||
+	    (n = readlinkat(dir, name, target, sizeof(target) - 1)) < 0)
 		return 0;
 	target[n] = '\0';
 	if ((size_t)snprintf(joined, sizeof(joined), "%s%s%s%s", target[0] == '/' ? "" : parent,
