@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "shim/cleanup.h"
@@ -24,11 +25,44 @@ static bool sealed(int fd)
 	return seals >= 0 && (seals & SEALS) == SEALS;
 }
 
+/* On a read-only mount: no open for writing gets through the path
+ * /proc/PID/exe names. */
+static bool on_readonly_mount(int fd)
+{
+	struct statvfs sv;
+
+	return fstatvfs(fd, &sv) == 0 && (sv.f_flag & ST_RDONLY);
+}
+
+static bool protected_exe(int fd)
+{
+	return sealed(fd) || on_readonly_mount(fd);
+}
+
 bool selfexe_is_sealed(void)
 {
 	_cleanup_close_ int exe = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
 
-	return exe >= 0 && sealed(exe);
+	return exe >= 0 && protected_exe(exe);
+}
+
+/* The binary itself, through a detached clone of its mount made read-only
+ * (and nosuid, nodev): nothing to copy, and nobody can reach that mount
+ * to make it writable again. Needs CAP_SYS_ADMIN; -1 without. */
+static int readonly_bind(int exe)
+{
+	struct shim_mount_attr attr = {
+		.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
+	};
+	int tree = sys_open_tree(exe, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+
+	if (tree < 0)
+		return -1;
+	if (sys_mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0) {
+		close(tree);
+		return -1;
+	}
+	return tree;
 }
 
 /* The bytes the kernel maps: up to the end of the last segment, and the
@@ -107,13 +141,18 @@ int selfexe_ensure_sealed(char **argv, struct shim_error *err)
 
 	if (exe < 0)
 		return shim_fail_errno(err, "open /proc/self/exe (is /proc mounted?)");
-	if (sealed(exe))
+	if (protected_exe(exe))
 		return 0;
-	copy = sealed_copy(exe, err);
-	if (copy < 0)
-		return shim_error_wrap(err, "protecting the runtime binary");
+	copy = readonly_bind(exe);
+	if (copy >= 0) {
+		log_debug("re-executing through a read-only bind of the runtime binary");
+	} else {
+		copy = sealed_copy(exe, err);
+		if (copy < 0)
+			return shim_error_wrap(err, "protecting the runtime binary");
+		log_debug("re-executing from a sealed memfd copy of the runtime binary");
+	}
 	exe = safe_close(exe);
-	log_debug("re-executing from a sealed memfd copy of the runtime binary");
-	fexecve(copy, argv, environ);
-	return shim_fail_errno(err, "protecting the runtime binary: exec of its sealed copy");
+	sys_execveat(copy, "", argv, environ, AT_EMPTY_PATH);
+	return shim_fail_errno(err, "protecting the runtime binary: exec of its protected copy");
 }

@@ -182,6 +182,19 @@ static inline int sys_pidfd_send_signal(int pidfd, int sig, siginfo_t *info,
 #endif
 }
 
+/* --- execveat (3.19), which fexecve needs /proc for before glibc 2.27 --- */
+
+static inline int sys_execveat(int dfd, const char *path, char *const argv[],
+			       char *const envp[], int flags)
+{
+#ifdef __NR_execveat
+	return (int)syscall(__NR_execveat, dfd, path, argv, envp, flags);
+#else
+	(void)dfd, (void)path, (void)argv, (void)envp, (void)flags;
+	return SHIM_ENOSYS();
+#endif
+}
+
 /* --- memfd_create (3.17; sealing 3.17, MFD_EXEC 6.3) --- */
 
 #ifndef MFD_CLOEXEC

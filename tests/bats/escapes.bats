@@ -307,30 +307,54 @@ start_runtime_in_container() {
 	assert_output refused
 }
 
-@test "a #!/proc/self/exe script runs a sealed copy, never the host's binary file" {
-	local before pid
-	before=$(sha256sum < "$SHIM_BIN")
-	# the interpreter, the runtime's code, blocks opening its --log FIFO
+# run -d a container whose process is the runtime's code, blocked opening
+# its --log FIFO (an image whose entrypoint is a "#!/proc/self/exe"
+# script); $@ goes before the runtime. Sets PID.
+start_script_entry() {
 	printf '#!/proc/self/exe --log=/fifo\n' > "$BUNDLE/rootfs/entry"
 	chmod 755 "$BUNDLE/rootfs/entry"
 	mkfifo "$BUNDLE/rootfs/fifo"
-	update_config 'del(.linux.namespaces[] | select(.type == "pid")) | .process.args = ["/entry"]'
-	shim_detached run -d -b "$BUNDLE" c1
+	update_config 'del(.linux.namespaces[] | select(.type == "pid")) | .process.args = ["/entry"] |
+		.linux.maskedPaths = [] | .linux.readonlyPaths = []'
+	status=0
+	"$@" "$SHIM_BIN" --root "$ROOT" run -d -b "$BUNDLE" c1 < /dev/null > "$BATS_TEST_TMPDIR/out" 2>&1 3>&- || status=$?
+	output=$(cat "$BATS_TEST_TMPDIR/out")
 	assert_success
-	pid=$(shim state c1 | jq .pid)
-	run cat "/proc/$pid/cmdline"
+	PID=$(shim state c1 | jq .pid)
+	run cat "/proc/$PID/cmdline"
 	[[ "$output" == "/proc/self/exe"* ]] || { echo "not the runtime's code: $output"; false; }
-	run readlink "/proc/$pid/exe"
-	[[ "$output" == "/memfd:shim"* ]] || { echo "the container runs $output"; false; }
-	# hold it, let the runtime's code exit, then write with every
-	# capability: the seals hold (the host's binary would take it)
-	exec 8< "/proc/$pid/exe"
-	kill -9 "$pid"
+}
+
+# Hold /proc/PID/exe, let the runtime's code exit, then write through it
+# with every capability: refused, and the binary's hash is unchanged.
+assert_exe_unwritable() {
+	local before=$1
+	exec 8< "/proc/$PID/exe"
+	kill -9 "$PID"
 	wait_for_status c1 stopped
 	run sh -c 'printf pwned 1<> /proc/self/fd/8'
 	exec 8<&-
 	assert_failure
 	[ "$(sha256sum < "$SHIM_BIN")" = "$before" ]
+}
+
+@test "a #!/proc/self/exe script runs the runtime through a read-only mount, never writable" {
+	local before
+	before=$(sha256sum < "$SHIM_BIN")
+	start_script_entry
+	run readlink "/proc/$PID/exe"
+	[ "$output" != "$(readlink -f "$SHIM_BIN")" ] || { echo "the container runs $output"; false; }
+	assert_exe_unwritable "$before"
+	assert_output_has "Read-only file system"
+}
+
+@test "without open_tree, the runtime enters containers from a sealed memfd copy" {
+	local before
+	before=$(sha256sum < "$SHIM_BIN")
+	start_script_entry "$PAYLOAD/no-syscall" open_tree
+	run readlink "/proc/$PID/exe"
+	[[ "$output" == "/memfd:shim"* ]] || { echo "the container runs $output"; false; }
+	assert_exe_unwritable "$before"
 }
 
 @test "LD_PRELOAD and the image's own libraries are never loaded into the runtime's code" {
