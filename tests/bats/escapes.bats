@@ -348,10 +348,12 @@ assert_exe_unwritable() {
 	assert_output_has "Read-only file system"
 }
 
-@test "without open_tree, the runtime enters containers from a sealed memfd copy" {
+@test "where its binary cannot be bound, the runtime enters from a sealed memfd copy" {
 	local before
 	before=$(sha256sum < "$SHIM_BIN")
-	start_script_entry "$PAYLOAD/no-syscall" open_tree
+	# open_tree fails only as the runtime's bind of its own binary calls it
+	# (a clone of one file's mount, by fd); the rootfs is still bound
+	start_script_entry "$PAYLOAD/no-syscall" open_tree@2=0x81001
 	run readlink "/proc/$PID/exe"
 	[[ "$output" == "/memfd:shim"* ]] || { echo "the container runs $output"; false; }
 	assert_exe_unwritable "$before"
