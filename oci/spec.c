@@ -447,7 +447,9 @@ static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 	    parse_mappings(lx, "uidMappings", "linux", &s->uid_mappings, &s->n_uid_mappings, err) < 0 ||
 	    parse_mappings(lx, "gidMappings", "linux", &s->gid_mappings, &s->n_gid_mappings, err) < 0)
 		return -1;
-	if (json_get_string(lx, "cgroupsPath", "linux", &s->cgroups_path, err) < 0 ||
+	/* null is absent, as engines sometimes write it */
+	if ((!YAJL_IS_NULL(json_member(lx, "cgroupsPath")) &&
+	     json_get_string(lx, "cgroupsPath", "linux", &s->cgroups_path, err) < 0) ||
 	    json_get_object(lx, "resources", "linux", &res, err) < 0)
 		return -1;
 	if (s->cgroups_path && (strstr(s->cgroups_path, "..") || strchr(s->cgroups_path, ':')))
@@ -503,6 +505,12 @@ static int parse_tree(yajl_val tree, struct oci_spec *s, struct shim_error *err)
 		return -1;
 	if (r == 1)
 		return json_fail(err, "ociVersion", "missing");
+	/* the major version is the contract: 1.x only (1.0.2-dev, 1.2.0, ...) */
+	if (strtoul(s->oci_version, NULL, 10) != 1 || !strchr("0123456789", s->oci_version[0]) ||
+	    (s->oci_version[strspn(s->oci_version, "0123456789")] != '.' &&
+	     s->oci_version[strspn(s->oci_version, "0123456789")] != '\0'))
+		return json_fail(err, "ociVersion", "\"%s\": only runtime-spec 1.x is supported",
+				 s->oci_version);
 	if (parse_root(tree, s, err) < 0)
 		return -1;
 	if ((r = json_get_object(tree, "process", "", &proc, err)) < 0)

@@ -310,9 +310,25 @@ TEST(nesting_deeper_than_the_bound_is_refused)
 	return 0;
 }
 
+TEST(only_runtime_spec_1_is_taken)
+{
+	struct oci_spec *s = parse("{\"ociVersion\":\"1.0.2-dev\",\"root\":{\"path\":\"r\"},"
+				   "\"linux\":{\"cgroupsPath\":null}}");
+
+	CHECK(s != NULL && s->cgroups_path == NULL);	/* null is absent */
+	oci_spec_free(s);
+	CHECK(refuses("{\"ociVersion\":\"2.0.0\",\"root\":{\"path\":\"r\"}}",
+		      "ociVersion: \"2.0.0\": only runtime-spec 1.x is supported"));
+	CHECK(refuses("{\"ociVersion\":\"10.1\",\"root\":{\"path\":\"r\"}}",
+		      "ociVersion: \"10.1\": only runtime-spec 1.x is supported"));
+	CHECK(refuses("{\"ociVersion\":\"v1\",\"root\":{\"path\":\"r\"}}",
+		      "ociVersion: \"v1\": only runtime-spec 1.x is supported"));
+	return 0;
+}
+
 int main(void)
 {
-	TAP_PLAN(19);
+	TAP_PLAN(20);
 	RUN(the_default_spec_parses);
 	RUN(a_minimal_config_parses);
 	RUN(unknown_members_are_ignored);
@@ -332,5 +348,6 @@ int main(void)
 	RUN(a_nul_byte_is_refused);
 	RUN(a_nul_escape_in_a_string_is_refused_by_its_path);
 	RUN(nesting_deeper_than_the_bound_is_refused);
+	RUN(only_runtime_spec_1_is_taken);
 	TAP_DONE();
 }
