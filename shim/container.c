@@ -42,6 +42,7 @@
 #include "shim/terminal.h"
 
 #define DELETE_WAIT_MS 10000
+#define KEY_POSSESSOR_ALL 0x3f000000u	/* view, read, write, search, link, setattr */
 
 
 /* --- the init, in the child --- */
@@ -62,7 +63,31 @@ struct init_ctx {
 	const int *idmapped;	/* per mount: the runtime's idmapped copy, or NULL */
 	int agent_fd;		/* connected to linux.seccomp.listenerPath, or -1 */
 	unsigned int preserve_fds;
+	bool new_keyring;	/* a session keyring of its own (not --no-new-keyring) */
 };
+
+/*
+ * A session keyring of the container's own, named "_ses.ID" as runc names
+ * it, so that keys the runtime's caller holds (or another container made)
+ * are out of reach. Possessor permissions only: another process of the
+ * same user can neither search nor join it by name. A kernel without
+ * keyrings (ENOSYS) runs the container without one, as with runc.
+ */
+static int join_session_keyring(const char *id, struct shim_error *err)
+{
+	char name[1100];
+	long key;
+
+	snprintf(name, sizeof(name), "_ses.%s", id);
+	key = sys_keyctl(SHIM_KEYCTL_JOIN_SESSION_KEYRING, (unsigned long)name, 0, 0, 0);
+	if (key < 0 && errno == ENOSYS)
+		return 0;
+	if (key < 0)
+		return shim_fail_errno(err, "joining a new session keyring %s", name);
+	if (sys_keyctl(SHIM_KEYCTL_SETPERM, (unsigned long)key, KEY_POSSESSOR_ALL, 0, 0) < 0)
+		return shim_fail_errno(err, "setting the permissions of session keyring %s", name);
+	return 0;
+}
 
 /* Hooks that need the init to stop before pivot_root, or to know its PID
  * (as does the state a seccomp agent gets). */
@@ -167,6 +192,8 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	log_debug("init: setting up in its namespaces");
 	umask(0);
 	if (ns_enter(c->joins, false, err) < 0)
+		return -1;
+	if (c->new_keyring && join_session_keyring(c->id, err) < 0)
 		return -1;
 	/* before any mount of the container's: the handle sysctls and
 	 * oomScoreAdj are written, and exec.fifo reopened, through */
@@ -358,7 +385,7 @@ static int spawn_init(const struct create_opts *o, const struct bundle *b, int d
 	struct init_ctx ctx = {
 		.spec = b->spec, .id = o->id, .rootfs = b->rootfs, .bundle = b->path,
 		.joins = &joins, .dir_fd = dir_fd, .lock_fd = lock_fd,
-		.preserve_fds = o->preserve_fds,
+		.preserve_fds = o->preserve_fds, .new_keyring = !o->no_new_keyring,
 		.fifo_fd = -1, .agent_fd = -1,
 	};
 	pid_t pid = -1;

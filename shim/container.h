@@ -33,6 +33,7 @@ struct create_opts {
 	unsigned int preserve_fds;	/* --preserve-fds */
 	bool terminal_proxy;		/* `run` in the foreground: it copies the pty */
 	bool keep;			/* run --keep: not deleted once it exits */
+	bool no_new_keyring;		/* --no-new-keyring: keep the caller's session keyring */
 };
 
 enum container_status {

@@ -182,6 +182,24 @@ static inline int sys_pidfd_send_signal(int pidfd, int sig, siginfo_t *info,
 #endif
 }
 
+/* --- keyctl (2.6.10), which glibc does not wrap (libkeyutils does) --- */
+
+#define SHIM_KEYCTL_GET_KEYRING_ID 0
+#define SHIM_KEYCTL_JOIN_SESSION_KEYRING 1
+#define SHIM_KEYCTL_SETPERM 5
+#define SHIM_KEY_SPEC_SESSION_KEYRING (-3)
+
+static inline long sys_keyctl(int cmd, unsigned long a2, unsigned long a3, unsigned long a4,
+			      unsigned long a5)
+{
+#ifdef __NR_keyctl
+	return syscall(__NR_keyctl, cmd, a2, a3, a4, a5);
+#else
+	(void)cmd, (void)a2, (void)a3, (void)a4, (void)a5;
+	return SHIM_ENOSYS();
+#endif
+}
+
 /* --- execveat (3.19), which fexecve needs /proc for before glibc 2.27 --- */
 
 static inline int sys_execveat(int dfd, const char *path, char *const argv[],

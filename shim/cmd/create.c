@@ -59,7 +59,8 @@ int cmd_parse_create(const char *root, int argc, char **argv, bool *detach,
 			o->keep = true;
 			break;
 		case OPT_NO_NEW_KEYRING:
-			break;	/* shim never creates a session keyring */
+			o->no_new_keyring = true;
+			break;
 		default:
 			return shim_fail(err, 0, "%s: unknown or incomplete flag %s", argv[0],
 					 argv[optind - 1]);

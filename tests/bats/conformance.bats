@@ -297,3 +297,17 @@ ro"
 	assert_output_has "process.rlimits[0]: setrlimit"
 	assert_nothing_left
 }
+
+@test "each container gets a session keyring of its own; --no-new-keyring keeps the caller's" {
+	cp "$PAYLOAD/keyring-id" "$BUNDLE/rootfs/bin/"
+	update_config '.process.args = ["keyring-id"]'
+	local ours a b
+	ours=$("$PAYLOAD/keyring-id")
+	a=$(shim run -b "$BUNDLE" c1)
+	b=$(shim run -b "$BUNDLE" c2)
+	[ -n "$a" ] && [ "$a" != 0 ] && [ "$a" != "$ours" ] && [ "$a" != "$b" ] ||
+		{ echo "ours $ours, c1 $a, c2 $b"; false; }
+	run shim run --no-new-keyring -b "$BUNDLE" c3
+	assert_success
+	assert_output "$ours"
+}
