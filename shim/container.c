@@ -185,6 +185,8 @@ static int rootfs_reachable(struct init_ctx *c, struct shim_error *err)
 
 static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim_error *err)
 {
+	bool own_mounts = ns_has_mount(c->spec);
+
 	if (new_user_ns(c->spec) && init_enter_user_ns(c, err) < 0)
 		return -1;
 	if (rootfs_reachable(c, err) < 0)
@@ -207,16 +209,23 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 		return shim_fail_errno(err, "domainname: setdomainname");
 	if (c->spec->has_personality && personality(c->spec->personality) < 0)
 		return shim_fail_errno(err, "linux.personality: personality");
-	if (rootfs_setup(c->spec, c->rootfs, c->bundle, c->idmapped, init_before_pivot, c, err) < 0 ||
-	    sysctl_apply(c->spec->sysctl, err) < 0 ||
+	/* without a mount namespace of its own, nothing of the runtime's (the
+	 * host's) is mounted or made: only the hooks' handshake is left */
+	if (own_mounts ? rootfs_setup(c->spec, c->rootfs, c->bundle, c->idmapped, init_before_pivot,
+				      c, err) < 0
+		       : init_before_pivot(c, err) < 0)
+		return -1;
+	plan->cwd_must_exist = !own_mounts;
+	if (sysctl_apply(c->spec->sysctl, err) < 0 ||
 	    process_prepare(&c->spec->process, &c->spec->seccomp, plan, err) < 0)
 		return -1;
 	if (c->agent_fd >= 0 && plan_agent(c, plan, err) < 0)
 		return -1;
-	if (c->console_fd >= 0 && terminal_setup(c->console_fd, &c->spec->process, true, err) < 0)
+	if (c->console_fd >= 0 &&
+	    terminal_setup(c->console_fd, &c->spec->process, own_mounts, err) < 0)
 		return -1;
 	c->console_fd = safe_close(c->console_fd);
-	return rootfs_finish(c->spec, err);
+	return own_mounts ? rootfs_finish(c->spec, err) : 0;
 }
 
 /* Blocks until `start` opens the fifo for reading. The O_PATH fd is

@@ -88,7 +88,9 @@ static int child_setup(struct exec_ctx *x, struct process_plan *plan, struct shi
 	/* in the container's user namespace, act as its root until set_user */
 	if ((x->ns_flags & CLONE_NEWUSER) && (setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0))
 		return shim_fail_errno(err, "exec: becoming root of the container's user namespace");
-	/* joining the mount namespace moved us to its root: the container's */
+	/* joining the mount namespace moved us to its root: the container's;
+	 * a container in the runtime's own has nothing made on the host */
+	plan->cwd_must_exist = !(x->ns_flags & CLONE_NEWNS);
 	if (process_prepare(x->o->process, x->o->seccomp, plan, err) < 0)
 		return -1;
 	if (x->console_fd >= 0 && terminal_setup(x->console_fd, x->o->process, false, err) < 0)

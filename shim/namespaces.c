@@ -27,13 +27,42 @@ uint64_t ns_clone_flags(const struct oci_spec *spec)
 	return flags;
 }
 
+/*
+ * No mount namespace in linux.namespaces: the container runs in the
+ * runtime's, as the runtime-spec asks (and as runc, with the runtime's
+ * root). Whatever would then change the host's mounts is refused by name.
+ */
+static int check_without_mount_ns(const struct oci_spec *s, struct shim_error *err)
+{
+	static const char why[] = "linux.namespaces has no mount namespace, so it would change "
+				  "the runtime's own (the host's)";
+
+	if (s->n_mounts)
+		return shim_fail(err, EPERM, "mounts[0] (%s): %s", s->mounts[0].destination, why);
+	if (s->masked_paths && s->masked_paths[0])
+		return shim_fail(err, EPERM, "linux.maskedPaths: %s", why);
+	if (s->readonly_paths && s->readonly_paths[0])
+		return shim_fail(err, EPERM, "linux.readonlyPaths: %s", why);
+	if (s->root_readonly)
+		return shim_fail(err, EPERM, "root.readonly: %s", why);
+	if (s->rootfs_propagation)
+		return shim_fail(err, EPERM, "linux.rootfsPropagation: %s", why);
+	if (s->n_devices)
+		return shim_fail(err, EPERM, "linux.devices[0] (%s): %s", s->devices[0].path, why);
+	return 0;
+}
+
+bool ns_has_mount(const struct oci_spec *spec)
+{
+	return oci_spec_namespace(spec, OCI_NS_MOUNT) != NULL;
+}
+
 int ns_check_supported(const struct oci_spec *spec, struct shim_error *err)
 {
 	const struct oci_namespace *user;
 
-	if (!oci_spec_namespace(spec, OCI_NS_MOUNT))
-		return shim_fail(err, 0, "linux.namespaces: a mount namespace is required "
-				 "(the rootfs is set up in it)");
+	if (!ns_has_mount(spec) && check_without_mount_ns(spec, err) < 0)
+		return -1;
 	user = oci_spec_namespace(spec, OCI_NS_USER);
 	if (user && user->path)
 		return shim_fail(err, ENOTSUP, "linux.namespaces: joining a user namespace by path "

@@ -24,6 +24,10 @@ uint64_t ns_clone_flags(const struct oci_spec *spec);
 
 /* What this runtime can do: a new or joined mount namespace is required,
  * user namespaces are not supported yet. */
+/* Does the container have a mount namespace of its own (new or joined)?
+ * Without one it runs in the runtime's: no rootfs setup at all. */
+bool ns_has_mount(const struct oci_spec *spec);
+
 int ns_check_supported(const struct oci_spec *spec, struct shim_error *err);
 
 /* Open each linux.namespaces[].path; the error names the entry. */

@@ -44,14 +44,15 @@ static const char *env_get(char *const *env, const char *name)
  * before anything is created. getcwd() stays as a second check: the kernel
  * reports a cwd outside the root as "(unreachable)".
  */
-static int enter_cwd(const char *cwd, struct shim_error *err)
+static int enter_cwd(const char *cwd, bool must_exist, struct shim_error *err)
 {
 	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), dir = -1;
 	char now[PATH_MAX];
 
 	if (root < 0)
 		return shim_fail_errno(err, "process.cwd: open /");
-	dir = rootfs_make_path(root, cwd, false, err);
+	dir = must_exist ? rootfs_open(root, cwd, O_PATH | O_DIRECTORY, err)
+			 : rootfs_make_path(root, cwd, false, err);
 	if (dir < 0)
 		return shim_error_wrap(err, "process.cwd %s", cwd);
 	if (fchdir(dir) < 0)
@@ -140,7 +141,7 @@ static int build_env(const struct oci_process *p, struct process_plan *plan,
 int process_prepare(const struct oci_process *p, const struct oci_seccomp *seccomp,
 		    struct process_plan *plan, struct shim_error *err)
 {
-	if (enter_cwd(p->cwd, err) < 0)
+	if (enter_cwd(p->cwd, plan->cwd_must_exist, err) < 0)
 		return -1;
 	if (build_env(p, plan, err) < 0)
 		return -1;

@@ -26,6 +26,8 @@ struct process_plan {
 	bool has_agent;		/* SCMP_ACT_NOTIFY: agent_fd is connected to it */
 	int agent_fd;
 	char *agent_message;	/* what goes with the notify fd */
+	bool cwd_must_exist;	/* set by the caller: in the runtime's own mount
+				 * namespace nothing is created on the host */
 };
 
 int process_prepare(const struct oci_process *p, const struct oci_seccomp *seccomp,

@@ -311,3 +311,37 @@ ro"
 	assert_success
 	assert_output "$ours"
 }
+
+# linux.namespaces without a mount namespace, and nothing that would mount.
+no_mount_ns() {
+	update_config 'del(.linux.namespaces[] | select(.type == "mount")) | .mounts = [] |
+		.linux.maskedPaths = [] | .linux.readonlyPaths = [] | .root.readonly = false'
+}
+
+@test "without a mount namespace the container runs in the runtime's, making nothing on the host" {
+	no_mount_ns
+	update_config '.process.args = ["/bin/sh", "-c", "readlink /proc/self/ns/mnt; pwd"] | .process.cwd = "/tmp"'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "$(readlink /proc/self/ns/mnt)
+/tmp"
+	update_config '.process.cwd = "/no-such-folder-here"'
+	run shim run -b "$BUNDLE" c2
+	assert_failure
+	assert_output_has "process.cwd /no-such-folder-here"
+	[ ! -e /no-such-folder-here ]
+	assert_nothing_left
+}
+
+@test "without a mount namespace, mounts and masked paths are refused by name" {
+	update_config 'del(.linux.namespaces[] | select(.type == "mount"))'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "mounts[0] (/proc): linux.namespaces has no mount namespace"
+	no_mount_ns
+	update_config '.linux.maskedPaths = ["/proc/kcore"]'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "linux.maskedPaths: linux.namespaces has no mount namespace"
+	assert_nothing_left
+}
