@@ -243,6 +243,81 @@ static int parse_console_size(yajl_val proc, struct oci_process *p, struct shim_
 	return 0;
 }
 
+static int parse_io_priority(yajl_val proc, struct oci_process *p, struct shim_error *err)
+{
+	static const char *const classes[] = { "IOPRIO_CLASS_RT", "IOPRIO_CLASS_BE", "IOPRIO_CLASS_IDLE" };
+	yajl_val io = NULL;
+	_cleanup_free_ char *class = NULL;
+	int64_t prio = 0;
+	int r;
+
+	if (json_get_object(proc, "ioPriority", "process", &io, err) < 0)
+		return -1;
+	if (!io)
+		return 0;
+	if ((r = json_get_string(io, "class", "process.ioPriority", &class, err)) != 0)
+		return r < 0 ? -1 : json_fail(err, "process.ioPriority.class", "missing");
+	for (size_t i = 0; i < 3; i++)
+		if (strcmp(class, classes[i]) == 0)
+			p->io_class = (int)i + 1;
+	if (!p->io_class)
+		return json_fail(err, "process.ioPriority.class", "\"%s\" is not IOPRIO_CLASS_RT, "
+				 "_BE or _IDLE", class);
+	if (json_get_i64(io, "priority", "process.ioPriority", 0, 7, &prio, err) < 0)
+		return -1;
+	p->io_priority = (int)prio;
+	p->has_io_priority = true;
+	return 0;
+}
+
+/* "0-3,7": CPU numbers and ranges, as taskset and the cpuset files take. */
+static int check_cpu_list(const char *list, const char *where, struct shim_error *err)
+{
+	const char *p = list;
+
+	while (*p) {
+		char *end;
+		unsigned long a = strtoul(p, &end, 10), b = a;
+
+		if (end == p)
+			break;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtoul(p, &end, 10);
+			if (end == p || b < a)
+				break;
+		}
+		if (b >= 1024)
+			return json_fail(err, where, "\"%s\": CPU %lu is past 1023", list, b);
+		p = end;
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			break;
+	}
+	if (*p || !*list)
+		return json_fail(err, where, "\"%s\" is not a CPU list such as 0-3,7", list);
+	return 0;
+}
+
+static int parse_cpu_affinity(yajl_val proc, struct oci_process *p, struct shim_error *err)
+{
+	yajl_val aff = NULL;
+
+	if (json_get_object(proc, "execCPUAffinity", "process", &aff, err) < 0)
+		return -1;
+	if (!aff)
+		return 0;
+	if (json_get_string(aff, "initial", "process.execCPUAffinity", &p->cpus_initial, err) < 0 ||
+	    json_get_string(aff, "final", "process.execCPUAffinity", &p->cpus_final, err) < 0)
+		return -1;
+	if ((p->cpus_initial &&
+	     check_cpu_list(p->cpus_initial, "process.execCPUAffinity.initial", err) < 0) ||
+	    (p->cpus_final && check_cpu_list(p->cpus_final, "process.execCPUAffinity.final", err) < 0))
+		return -1;
+	return 0;
+}
+
 static int parse_process(yajl_val proc, struct oci_process *p, struct shim_error *err)
 {
 	yajl_val user = NULL, rlimits = NULL, caps = NULL;
@@ -284,6 +359,8 @@ static int parse_process(yajl_val proc, struct oci_process *p, struct shim_error
 	    (caps && parse_caps(caps, &p->caps, err) < 0))
 		return -1;
 	if (json_get_bool(proc, "noNewPrivileges", "process", &p->no_new_privileges, err) < 0)
+		return -1;
+	if (parse_io_priority(proc, p, err) < 0 || parse_cpu_affinity(proc, p, err) < 0)
 		return -1;
 	return parse_oom_score_adj(json_member(proc, "oomScoreAdj"), p, err);
 }
@@ -582,6 +659,8 @@ void oci_process_release(struct oci_process *p)
 	free(p->cwd);
 	free(p->rlimits);
 	strv_free(p->caps.unknown);
+	free(p->cpus_initial);
+	free(p->cpus_final);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -54,6 +54,11 @@ struct oci_process {
 	bool has_oom_score_adj;
 	int oom_score_adj;	/* -1000 .. 1000 */
 	struct oci_capabilities caps;
+	bool has_io_priority;	/* process.ioPriority */
+	int io_class;		/* 1 RT, 2 BE, 3 IDLE (IOPRIO_CLASS_*) */
+	int io_priority;	/* 0 .. 7 */
+	char *cpus_initial;	/* process.execCPUAffinity.initial: "0-3,7", or NULL */
+	char *cpus_final;	/* .final, set right before exec, or NULL */
 };
 
 /* linux.uidMappings / gidMappings entries. */

@@ -187,6 +187,8 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 {
 	bool own_mounts = ns_has_mount(c->spec);
 
+	if (process_set_cpus(c->spec->process.cpus_initial, "process.execCPUAffinity.initial", err) < 0)
+		return -1;
 	if (new_user_ns(c->spec) && init_enter_user_ns(c, err) < 0)
 		return -1;
 	if (rootfs_reachable(c, err) < 0)

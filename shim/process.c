@@ -21,6 +21,7 @@
 #include "shim/procfs.h"
 #include "shim/rootfs.h"
 #include "shim/seccomp.h"
+#include "shim/syscalls.h"
 
 #define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
@@ -138,9 +139,46 @@ static int build_env(const struct oci_process *p, struct process_plan *plan,
 	return 0;
 }
 
+int process_set_cpus(const char *list, const char *field, struct shim_error *err)
+{
+	cpu_set_t set;
+	const char *p = list;
+
+	if (!list)
+		return 0;
+	CPU_ZERO(&set);
+	/* the format oci/ checked: "0-3,7" */
+	while (*p) {
+		char *end;
+		unsigned long a = strtoul(p, &end, 10), b = a;
+
+		if (*end == '-')
+			b = strtoul(end + 1, &end, 10);
+		for (unsigned long cpu = a; cpu <= b && cpu < CPU_SETSIZE; cpu++)
+			CPU_SET(cpu, &set);
+		p = *end == ',' ? end + 1 : end;
+	}
+	if (sched_setaffinity(0, sizeof(set), &set) < 0)
+		return shim_fail_errno(err, "%s \"%s\": sched_setaffinity", field, list);
+	return 0;
+}
+
+/* Before READY, so that a class the kernel refuses fails create. */
+static int set_io_priority(const struct oci_process *p, struct shim_error *err)
+{
+	if (!p->has_io_priority)
+		return 0;
+	if (sys_ioprio_set(SHIM_IOPRIO_WHO_PROCESS, 0,
+			   p->io_class << SHIM_IOPRIO_CLASS_SHIFT | p->io_priority) < 0)
+		return shim_fail_errno(err, "process.ioPriority: ioprio_set");
+	return 0;
+}
+
 int process_prepare(const struct oci_process *p, const struct oci_seccomp *seccomp,
 		    struct process_plan *plan, struct shim_error *err)
 {
+	if (set_io_priority(p, err) < 0)
+		return -1;
 	if (enter_cwd(p->cwd, plan->cwd_must_exist, err) < 0)
 		return -1;
 	if (build_env(p, plan, err) < 0)
@@ -239,6 +277,8 @@ int process_exec(const struct oci_process *p, struct process_plan *plan,
 		return -1;
 	log_debug("closing every fd above %u, dropping privileges, exec %s", 2 + preserve_fds,
 		  plan->exe);
+	if (process_set_cpus(p->cpus_final, "process.execCPUAffinity.final", err) < 0)
+		return -1;
 	reset_signals();
 	/* What is open now is all the program gets, and only 0, 1, 2 and the
 	 * preserved ones stay; what opens a file from here on closes it. */

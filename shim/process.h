@@ -33,6 +33,11 @@ struct process_plan {
 int process_prepare(const struct oci_process *p, const struct oci_seccomp *seccomp,
 		    struct process_plan *plan, struct shim_error *err);
 
+/* Pin ourselves to the CPUs of list ("0-3,7"; NULL: nothing to do):
+ * process.execCPUAffinity.initial first thing in the child, .final right
+ * before exec. field names it in errors. */
+int process_set_cpus(const char *list, const char *field, struct shim_error *err);
+
 /* process.rlimits on pid (0: ourselves). The runtime sets them on the
  * init once it is ready, as runc does, so a limit the kernel refuses fails
  * create (the init sets them again before exec, as exec's children do). */

@@ -182,6 +182,21 @@ static inline int sys_pidfd_send_signal(int pidfd, int sig, siginfo_t *info,
 #endif
 }
 
+/* --- ioprio_set (2.6.13), which glibc does not wrap --- */
+
+#define SHIM_IOPRIO_WHO_PROCESS 1
+#define SHIM_IOPRIO_CLASS_SHIFT 13
+
+static inline int sys_ioprio_set(int which, int who, int ioprio)
+{
+#ifdef __NR_ioprio_set
+	return (int)syscall(__NR_ioprio_set, which, who, ioprio);
+#else
+	(void)which, (void)who, (void)ioprio;
+	return SHIM_ENOSYS();
+#endif
+}
+
 /* --- keyctl (2.6.10), which glibc does not wrap (libkeyutils does) --- */
 
 #define SHIM_KEYCTL_GET_KEYRING_ID 0

@@ -345,3 +345,31 @@ no_mount_ns() {
 	assert_output_has "linux.maskedPaths: linux.namespaces has no mount namespace"
 	assert_nothing_left
 }
+
+@test "process.ioPriority and execCPUAffinity apply to run and exec" {
+	update_config '.process.ioPriority = {"class": "IOPRIO_CLASS_BE", "priority": 6} |
+		.process.execCPUAffinity = {"initial": "0", "final": "1"} |
+		.process.args = ["sh", "-c", "ionice -p $$; taskset -p $$ | cut -d: -f2"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "best-effort: prio 6
+ 2"
+	update_config '.process.args = ["sleep", "1000"]'
+	shim_detached run -d -b "$BUNDLE" c2
+	assert_success
+	run shim exec c2 sh -c 'ionice -p $$; taskset -p $$ | cut -d: -f2'
+	assert_output "best-effort: prio 6
+ 2"
+}
+
+@test "a bad ioPriority class or CPU list is named" {
+	update_config '.process.ioPriority = {"class": "IOPRIO_CLASS_FAST", "priority": 1}'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has 'process.ioPriority.class: "IOPRIO_CLASS_FAST" is not IOPRIO_CLASS_RT'
+	update_config 'del(.process.ioPriority) | .process.execCPUAffinity = {"final": "3-1"}'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has 'process.execCPUAffinity.final: "3-1" is not a CPU list'
+	assert_nothing_left
+}
