@@ -219,6 +219,40 @@ static int parse_hugepages(yajl_val arr, const char *path, struct oci_resources 
 	return 0;
 }
 
+/* rdma: {"mlx5_1": {"hcaHandles": 3, "hcaObjects": 10000}} -> rdma.max
+ * "mlx5_1 hca_handle=3 hca_object=10000", one line a device. */
+static int parse_rdma(yajl_val rdma, const char *path, struct oci_resources *r,
+		      struct shim_error *err)
+{
+	for (size_t i = 0; i < rdma->u.object.len; i++) {
+		const char *dev = rdma->u.object.keys[i];
+		yajl_val d = rdma->u.object.values[i];
+		char elem[300], line[512];
+		uint64_t handles = 0, objects = 0;
+		int h, o;
+		size_t n;
+
+		snprintf(elem, sizeof(elem), "%s.rdma.%s", path, dev);
+		if (!YAJL_IS_OBJECT(d))
+			return json_fail(err, elem, "must be an object");
+		if (!*dev || strpbrk(dev, " \n=/"))
+			return json_fail(err, elem, "\"%s\" is not a device name", dev);
+		if ((h = json_get_u64(d, "hcaHandles", elem, UINT32_MAX, &handles, err)) < 0 ||
+		    (o = json_get_u64(d, "hcaObjects", elem, UINT32_MAX, &objects, err)) < 0)
+			return -1;
+		if (h && o)
+			continue;
+		n = (size_t)snprintf(line, sizeof(line), "%s", dev);
+		if (!h)
+			n += (size_t)snprintf(line + n, sizeof(line) - n, " hca_handle=%" PRIu64, handles);
+		if (!o)
+			snprintf(line + n, sizeof(line) - n, " hca_object=%" PRIu64, objects);
+		if (oci_resources_add(r, "rdma.max", line, elem, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* "controller.knob": no folder parts, no hidden or cgroup.* core files but a few. */
 static bool unified_key_ok(const char *key)
 {
@@ -311,7 +345,7 @@ static int parse_devices(yajl_val arr, const char *path, struct oci_resources *r
 int oci_resources_parse(yajl_val obj, const char *path, struct oci_resources *r,
 			struct shim_error *err)
 {
-	yajl_val mem = NULL, cpu = NULL, pids = NULL, io = NULL, huge = NULL, uni = NULL,
+	yajl_val mem = NULL, cpu = NULL, pids = NULL, io = NULL, huge = NULL, uni = NULL, rdma = NULL,
 		 devs = NULL;
 	int64_t limit;
 	int got;
@@ -325,12 +359,14 @@ int oci_resources_parse(yajl_val obj, const char *path, struct oci_resources *r,
 	    json_get_object(obj, "blockIO", path, &io, err) < 0 ||
 	    json_get_array(obj, "hugepageLimits", path, &huge, err) < 0 ||
 	    json_get_object(obj, "unified", path, &uni, err) < 0 ||
+	    json_get_object(obj, "rdma", path, &rdma, err) < 0 ||
 	    json_get_array(obj, "devices", path, &devs, err) < 0)
 		goto fail;
 	if ((mem && parse_memory(mem, path, r, err) < 0) ||
 	    (cpu && parse_cpu(cpu, path, r, err) < 0) ||
 	    (io && parse_block_io(io, path, r, err) < 0) ||
 	    (huge && parse_hugepages(huge, path, r, err) < 0) ||
+	    (rdma && parse_rdma(rdma, path, r, err) < 0) ||
 	    (devs && parse_devices(devs, path, r, err) < 0))
 		goto fail;
 	if (pids) {

@@ -373,3 +373,13 @@ no_mount_ns() {
 	assert_output_has 'process.execCPUAffinity.final: "3-1" is not a CPU list'
 	assert_nothing_left
 }
+
+@test "linux.resources.rdma is written to rdma.max; a device the host lacks is named" {
+	update_config '.linux.resources.rdma = {"mlx5_1": {"hcaHandles": 3, "hcaObjects": 10000}}'
+	shim_detached create -b "$BUNDLE" c1
+	# no RDMA device in the guest: the kernel refuses the line, by name
+	assert_failure
+	assert_output_has 'linux.resources.rdma.mlx5_1'
+	assert_output_has 'rdma.max'
+	assert_nothing_left
+}

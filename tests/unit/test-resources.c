@@ -49,6 +49,17 @@ static int refuses(const char *json, const char *msg)
 	return 1;
 }
 
+TEST(rdma_limits_become_rdma_max_lines)
+{
+	CHECK(parse("{\"rdma\":{\"mlx5_1\":{\"hcaHandles\":3,\"hcaObjects\":10000}}}") == 0);
+	CHECK_STR(value_of("rdma.max"), "mlx5_1 hca_handle=3 hca_object=10000");
+	CHECK(parse("{\"rdma\":{\"mlx4_0\":{\"hcaObjects\":7}}}") == 0);
+	CHECK_STR(value_of("rdma.max"), "mlx4_0 hca_object=7");
+	CHECK(refuses("{\"rdma\":{\"a b\":{\"hcaHandles\":1}}}",
+		      "linux.resources.rdma.a b: \"a b\" is not a device name"));
+	return 0;
+}
+
 TEST(memory_limits_become_memory_max_low_and_swap_max)
 {
 	CHECK(parse("{\"memory\":{\"limit\":104857600,\"reservation\":52428800,"
@@ -237,7 +248,8 @@ TEST(device_program_an_allow_rule_covers_only_its_access)
 
 int main(void)
 {
-	TAP_PLAN(12);
+	TAP_PLAN(13);
+	RUN(rdma_limits_become_rdma_max_lines);
 	RUN(memory_limits_become_memory_max_low_and_swap_max);
 	RUN(a_swap_limit_below_the_memory_limit_is_refused);
 	RUN(cpu_shares_quota_and_cpuset_map_to_v2_files);
