@@ -270,6 +270,67 @@ static int parse_io_priority(yajl_val proc, struct oci_process *p, struct shim_e
 	return 0;
 }
 
+static const char *const sched_policies[] = {
+	"SCHED_OTHER", "SCHED_FIFO", "SCHED_RR", "SCHED_BATCH", "SCHED_ISO", "SCHED_IDLE",
+	"SCHED_DEADLINE",
+};
+
+static const char *const sched_flags[] = {
+	"SCHED_FLAG_RESET_ON_FORK", "SCHED_FLAG_RECLAIM", "SCHED_FLAG_DL_OVERRUN",
+	"SCHED_FLAG_KEEP_POLICY", "SCHED_FLAG_KEEP_PARAMS", "SCHED_FLAG_UTIL_CLAMP_MIN",
+	"SCHED_FLAG_UTIL_CLAMP_MAX",
+};
+
+static int parse_scheduler(yajl_val proc, struct oci_process *p, struct shim_error *err)
+{
+	const char *where = "process.scheduler";
+	yajl_val sc = NULL;
+	_cleanup_free_ char *policy = NULL;
+	char **flags = NULL;
+	int64_t nice = 0, prio = 0;
+	size_t k;
+	int r;
+
+	if (json_get_object(proc, "scheduler", "process", &sc, err) < 0)
+		return -1;
+	if (!sc)
+		return 0;
+	if ((r = json_get_string(sc, "policy", where, &policy, err)) != 0)
+		return r < 0 ? -1 : json_fail(err, "process.scheduler.policy", "missing");
+	for (k = 0; k < sizeof(sched_policies) / sizeof(sched_policies[0]); k++)
+		if (strcmp(policy, sched_policies[k]) == 0)
+			break;
+	if (k == sizeof(sched_policies) / sizeof(sched_policies[0]))
+		return json_fail(err, "process.scheduler.policy", "unknown policy \"%s\"", policy);
+	p->sched.policy = (uint32_t)k;	/* SCHED_OTHER 0 ... SCHED_DEADLINE 6 */
+	if (json_get_i64(sc, "nice", where, -20, 19, &nice, err) < 0 ||
+	    json_get_i64(sc, "priority", where, 0, 99, &prio, err) < 0 ||
+	    json_get_u64(sc, "runtime", where, UINT64_MAX, &p->sched.runtime, err) < 0 ||
+	    json_get_u64(sc, "deadline", where, UINT64_MAX, &p->sched.deadline, err) < 0 ||
+	    json_get_u64(sc, "period", where, UINT64_MAX, &p->sched.period, err) < 0 ||
+	    json_get_strv(sc, "flags", where, &flags, err) < 0)
+		return -1;
+	p->sched.nice = (int32_t)nice;
+	p->sched.priority = (uint32_t)prio;
+	for (size_t i = 0; flags && flags[i]; i++) {
+		for (k = 0; k < sizeof(sched_flags) / sizeof(sched_flags[0]); k++)
+			if (strcmp(flags[i], sched_flags[k]) == 0)
+				break;
+		if (k == sizeof(sched_flags) / sizeof(sched_flags[0])) {
+			char elem[64];
+
+			snprintf(elem, sizeof(elem), "process.scheduler.flags[%zu]", i);
+			json_fail(err, elem, "unknown flag \"%s\"", flags[i]);
+			strv_free(flags);
+			return -1;
+		}
+		p->sched.flags |= 1ULL << k;
+	}
+	strv_free(flags);
+	p->has_scheduler = true;
+	return 0;
+}
+
 /* "0-3,7": CPU numbers and ranges, as taskset and the cpuset files take. */
 static int check_cpu_list(const char *list, const char *where, struct shim_error *err)
 {
@@ -360,7 +421,8 @@ static int parse_process(yajl_val proc, struct oci_process *p, struct shim_error
 		return -1;
 	if (json_get_bool(proc, "noNewPrivileges", "process", &p->no_new_privileges, err) < 0)
 		return -1;
-	if (parse_io_priority(proc, p, err) < 0 || parse_cpu_affinity(proc, p, err) < 0)
+	if (parse_io_priority(proc, p, err) < 0 || parse_cpu_affinity(proc, p, err) < 0 ||
+	    parse_scheduler(proc, p, err) < 0)
 		return -1;
 	return parse_oom_score_adj(json_member(proc, "oomScoreAdj"), p, err);
 }

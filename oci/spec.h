@@ -57,6 +57,14 @@ struct oci_process {
 	bool has_io_priority;	/* process.ioPriority */
 	int io_class;		/* 1 RT, 2 BE, 3 IDLE (IOPRIO_CLASS_*) */
 	int io_priority;	/* 0 .. 7 */
+	bool has_scheduler;	/* process.scheduler, for sched_setattr */
+	struct {
+		uint32_t policy;	/* SCHED_* number */
+		int32_t nice;
+		uint32_t priority;
+		uint64_t flags;		/* SCHED_FLAG_* bits */
+		uint64_t runtime, deadline, period;
+	} sched;
 	char *cpus_initial;	/* process.execCPUAffinity.initial: "0-3,7", or NULL */
 	char *cpus_final;	/* .final, set right before exec, or NULL */
 };

@@ -174,10 +174,25 @@ static int set_io_priority(const struct oci_process *p, struct shim_error *err)
 	return 0;
 }
 
+/* process.scheduler, before READY: a policy the kernel refuses fails create. */
+static int set_scheduler(const struct oci_process *p, struct shim_error *err)
+{
+	struct shim_sched_attr attr = {
+		.size = sizeof(attr), .sched_policy = p->sched.policy, .sched_flags = p->sched.flags,
+		.sched_nice = p->sched.nice, .sched_priority = p->sched.priority,
+		.sched_runtime = p->sched.runtime, .sched_deadline = p->sched.deadline,
+		.sched_period = p->sched.period,
+	};
+
+	if (p->has_scheduler && sys_sched_setattr(0, &attr, 0) < 0)
+		return shim_fail_errno(err, "process.scheduler: sched_setattr");
+	return 0;
+}
+
 int process_prepare(const struct oci_process *p, const struct oci_seccomp *seccomp,
 		    struct process_plan *plan, struct shim_error *err)
 {
-	if (set_io_priority(p, err) < 0)
+	if (set_io_priority(p, err) < 0 || set_scheduler(p, err) < 0)
 		return -1;
 	if (enter_cwd(p->cwd, plan->cwd_must_exist, err) < 0)
 		return -1;

@@ -197,6 +197,26 @@ static inline int sys_ioprio_set(int which, int who, int ioprio)
 #endif
 }
 
+/* --- sched_setattr (3.14), which glibc 2.36 does not wrap --- */
+
+struct shim_sched_attr {
+	uint32_t size, sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime, sched_deadline, sched_period;
+};
+
+static inline int sys_sched_setattr(pid_t pid, struct shim_sched_attr *attr, unsigned int flags)
+{
+#ifdef __NR_sched_setattr
+	return (int)syscall(__NR_sched_setattr, pid, attr, flags);
+#else
+	(void)pid, (void)attr, (void)flags;
+	return SHIM_ENOSYS();
+#endif
+}
+
 /* --- keyctl (2.6.10), which glibc does not wrap (libkeyutils does) --- */
 
 #define SHIM_KEYCTL_GET_KEYRING_ID 0

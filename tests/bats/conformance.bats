@@ -383,3 +383,16 @@ no_mount_ns() {
 	assert_output_has 'rdma.max'
 	assert_nothing_left
 }
+
+@test "process.scheduler sets the policy and nice value; a bad policy is named" {
+	update_config '.process.scheduler = {"policy": "SCHED_BATCH", "nice": 5} |
+		.process.args = ["sh", "-c", "cut -d\" \" -f19,41 /proc/self/stat"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "5 3"
+	update_config '.process.scheduler = {"policy": "SCHED_FASTEST"}'
+	shim_detached create -b "$BUNDLE" c2
+	assert_failure
+	assert_output_has 'process.scheduler.policy: unknown policy "SCHED_FASTEST"'
+	assert_nothing_left
+}
