@@ -40,19 +40,42 @@ bool cgroup2_mounted(void)
 }
 
 /* "0::/user.slice/x" from /proc/self/cgroup: the path part. */
-static int own_cgroup(char *out, size_t len, struct shim_error *err)
+int cgroup_of_pid(pid_t pid, char *out, size_t len, struct shim_error *err)
 {
-	_cleanup_free_ char *text = read_small_file("/proc/self/cgroup", 65536, NULL, err);
+	char path[64];
+	_cleanup_free_ char *text = NULL;
 	char *line;
 
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/cgroup");
+	text = read_small_file(path, 65536, NULL, err);
 	if (!text)
 		return -1;
 	line = strstr(text, "0::");
 	if (line != text && (!line || line[-1] != '\n'))
-		return shim_fail(err, 0, "/proc/self/cgroup: no cgroup v2 entry");
+		return shim_fail(err, 0, "%s: no cgroup v2 entry", path);
 	line += 3;
 	line[strcspn(line, "\n")] = '\0';
-	snprintf(out, len, "%s", strcmp(line, "/") == 0 ? "" : line);
+	if ((size_t)snprintf(out, len, "%s", line) >= len)
+		return shim_fail(err, ENAMETOOLONG, "%s", path);
+	return 0;
+}
+
+bool cgroup_is_below(const char *path, const char *rel)
+{
+	size_t n = strlen(rel);
+
+	return strncmp(path, rel, n) == 0 && (path[n] == '/' || !path[n]);
+}
+
+static int own_cgroup(char *out, size_t len, struct shim_error *err)
+{
+	if (cgroup_of_pid(0, out, len, err) < 0)
+		return -1;
+	if (strcmp(out, "/") == 0)
+		out[0] = '\0';
 	return 0;
 }
 
@@ -316,18 +339,10 @@ int cgroup_pids(int dir_fd, pid_t **pids, size_t *n, struct shim_error *err)
 /* Is pid (pinned by a pidfd) in rel or below it? From /proc/PID/cgroup. */
 static bool pid_in_cgroup(pid_t pid, const char *rel)
 {
-	char path[64];
-	_cleanup_free_ char *text = NULL;
-	const char *line;
-	size_t n = strlen(rel);
+	char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
-	text = read_small_file(path, 65536, NULL, NULL);
-	line = text ? strstr(text, "0::") : NULL;
-	if (!line || (line != text && line[-1] != '\n'))
-		return false;
-	line += 3;
-	return strncmp(line, rel, n) == 0 && (line[n] == '\n' || line[n] == '/' || !line[n]);
+	return pid > 0 && cgroup_of_pid(pid, path, sizeof(path), NULL) == 0 &&
+	       cgroup_is_below(path, rel);
 }
 
 /* fn(sub_fd, arg) for each folder directly below dir_fd; then, with

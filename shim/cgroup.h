@@ -54,6 +54,12 @@ int cgroup_freeze(int dir_fd, bool frozen, struct shim_error *err);
 /* 1 frozen, 0 not, -1 unknown (no such file). */
 int cgroup_is_frozen(int dir_fd);
 
+/* The cgroup v2 folder of pid (0: ourselves), from /proc/PID/cgroup. */
+int cgroup_of_pid(pid_t pid, char *out, size_t len, struct shim_error *err);
+
+/* Is path the folder rel or one below it? */
+bool cgroup_is_below(const char *path, const char *rel);
+
 /* The PIDs in cgroup.procs (malloc'd). */
 int cgroup_pids(int dir_fd, pid_t **pids, size_t *n, struct shim_error *err);
 

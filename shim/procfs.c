@@ -17,7 +17,7 @@
 
 static int handle = -1;
 
-static bool is_procfs(int fd)
+bool procfs_is(int fd)
 {
 	struct statfs sf;
 
@@ -47,7 +47,7 @@ int procfs_fd(struct shim_error *err)
 		fd = open("/proc", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return shim_fail_errno(err, "opening procfs");
-	if (!is_procfs(fd)) {
+	if (!procfs_is(fd)) {
 		close(fd);
 		return shim_fail(err, EXDEV, "/proc is not procfs");
 	}
@@ -67,7 +67,7 @@ int procfs_write(const char *path, const char *text, struct shim_error *err)
 			   RESOLVE_NO_XDEV);
 	if (fd < 0)
 		return shim_fail_errno(err, "open /proc/%s", path);
-	if (!is_procfs(fd))
+	if (!procfs_is(fd))
 		return shim_fail(err, EXDEV, "/proc/%s is not on procfs", path);
 	if (write_all(fd, text) < 0)
 		return shim_fail_errno(err, "writing /proc/%s", path);

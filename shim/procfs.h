@@ -16,7 +16,12 @@
 #ifndef SHIM_PROCFS_H
 #define SHIM_PROCFS_H
 
+#include <stdbool.h>
+
 #include "shim/error.h"
+
+/* Is fd on procfs (fstatfs says PROC_SUPER_MAGIC)? */
+bool procfs_is(int fd);
 
 /* The process's handle, opened on first use and kept (O_CLOEXEC; a clone
  * inherits it, close_range removes it before the container's exec). */

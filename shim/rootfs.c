@@ -13,6 +13,7 @@
 #include "shim/fsutil.h"
 #include "shim/log.h"
 #include "shim/mount.h"
+#include "shim/procfs.h"
 #include "shim/rootfs.h"
 #include "shim/syscalls.h"
 
@@ -58,13 +59,12 @@ static int follow_dangling(int root_fd, const char *parent, const char *name, co
 {
 	_cleanup_close_ int dir = rootfs_open(root_fd, parent, O_PATH | O_DIRECTORY, NULL);
 	char target[PATH_MAX], joined[PATH_MAX];
-	struct statfs sf;
 	struct stat st;
 	ssize_t n;
 
 	/* only a real symlink of the image: never the text of a procfs magic
 	 * link (/proc/self/fd/N), whatever it names */
-	if (dir < 0 || fstatfs(dir, &sf) < 0 || sf.f_type == PROC_SUPER_MAGIC ||
+	if (dir < 0 || procfs_is(dir) ||
 	    fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISLNK(st.st_mode) ||
 	    (n = readlinkat(dir, name, target, sizeof(target) - 1)) < 0)
 		return 0;
@@ -164,13 +164,6 @@ static bool clean_path(const char *path, char *out, size_t len)
 	return true;
 }
 
-static bool on_procfs(int fd)
-{
-	struct statfs sf;
-
-	return fstatfs(fd, &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC;
-}
-
 /* Is clean (a cleaned destination) one of the lxcfs files of /proc? */
 static bool proc_file_allowed(const char *clean)
 {
@@ -218,7 +211,7 @@ static int check_proc_target(const struct oci_mount *m, int target, struct shim_
 {
 	char clean[PATH_MAX];
 
-	if (!on_procfs(target))
+	if (!procfs_is(target))
 		return 0;
 	if (clean_path(m->destination, clean, sizeof(clean)) && proc_file_allowed(clean))
 		return 0;
