@@ -130,7 +130,8 @@ static int exec_cgroup(struct container *c, const struct exec_opts *o, struct sh
 	int fd;
 
 	if (c->cgroup_fd < 0)
-		return -1;
+		return path ? shim_fail(err, ENOENT, "exec --cgroup %s: container %s has no cgroup",
+					path, c->id) : -1;
 	if (!path)
 		return fcntl(c->cgroup_fd, F_DUPFD_CLOEXEC, 0);
 	/* cgroup v2 has one hierarchy: a "CONTROLLER:" prefix names no other */
@@ -150,21 +151,14 @@ static int exec_cgroup(struct container *c, const struct exec_opts *o, struct sh
  * runc falls back. Checked to be below the container's. */
 static int init_cgroup(struct container *c, struct shim_error *err)
 {
-	char path[64], *line;
-	_cleanup_free_ char *text = NULL;
-	size_t n = strlen(c->state->cgroup_path);
+	char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)c->state->pid);
-	text = read_small_file(path, 65536, NULL, err);
-	line = text ? strstr(text, "0::") : NULL;
-	if (!line)
-		return shim_fail(err, EBUSY, "exec: the container's cgroup takes no process and its "
-				 "init's cgroup is unknown");
-	line += 3;
-	line[strcspn(line, "\n")] = '\0';
-	if (strncmp(line, c->state->cgroup_path, n) != 0 || (line[n] != '/' && line[n]))
-		return shim_fail(err, EBUSY, "exec: the init's cgroup %s is not the container's", line);
-	return cgroup_open(line, err);
+	if (cgroup_of_pid(c->state->pid, path, sizeof(path), err) < 0)
+		return shim_error_wrap(err, "exec: the container's cgroup takes no process and its "
+				       "init's cgroup is unknown");
+	if (!cgroup_is_below(path, c->state->cgroup_path))
+		return shim_fail(err, EBUSY, "exec: the init's cgroup %s is not the container's", path);
+	return cgroup_open(path, err);
 }
 
 static pid_t clone_child(struct container *c, const struct exec_opts *o, struct exec_ctx *x,
