@@ -39,6 +39,28 @@ int terminal_socket(bool terminal, const char *console_socket, int fds[2], struc
 	return 0;
 }
 
+/* A pty node of the container's /dev, opened from its root with no magic
+ * link followed (a /dev/ptmx the image made a link to /proc/self/fd/N
+ * would open one of the runtime's fds) and checked to be a device. */
+static int open_pty_node(const char *path, struct shim_error *err)
+{
+	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	struct stat st;
+	int fd;
+
+	if (root < 0)
+		return shim_fail_errno(err, "process.terminal: open /");
+	fd = openat2_retry(root, path, O_RDWR | O_NOCTTY, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+	if (fd < 0)
+		return shim_fail_errno(err, "process.terminal: open %s in the container", path);
+	if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode)) {
+		close(fd);
+		return shim_fail(err, EPERM, "process.terminal: %s in the container is not a device",
+				 path);
+	}
+	return fd;
+}
+
 /* The slave of master: TIOCGPTPEER (4.13) needs no path; else ptsname. */
 static int open_slave(int master, struct shim_error *err)
 {
@@ -49,10 +71,7 @@ static int open_slave(int master, struct shim_error *err)
 		return fd;
 	if (ptsname_r(master, name, sizeof(name)) != 0)
 		return shim_fail_errno(err, "process.terminal: ptsname");
-	fd = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return shim_fail_errno(err, "process.terminal: open %s", name);
-	return fd;
+	return open_pty_node(name, err);
 }
 
 /* The target for /dev/console: what is there if it is a file or a device
@@ -100,11 +119,11 @@ static int mount_console(int slave, struct shim_error *err)
 
 int terminal_setup(int sock, const struct oci_process *p, bool console, struct shim_error *err)
 {
-	_cleanup_close_ int master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	_cleanup_close_ int master = open_pty_node("/dev/ptmx", err);
 	int slave, unlock = 0;
 
 	if (master < 0)
-		return shim_fail_errno(err, "process.terminal: open /dev/ptmx in the container");
+		return -1;
 	if (ioctl(master, TIOCSPTLCK, &unlock) < 0)
 		return shim_fail_errno(err, "process.terminal: unlocking the pty");
 	slave = open_slave(master, err);

@@ -443,6 +443,17 @@ assert_exe_unwritable() {
 	assert_nothing_left
 }
 
+@test "a /dev/ptmx linked to a runtime fd is never opened as the terminal" {
+	dev_from_rootfs
+	update_config 'del(.mounts[] | select(.destination | startswith("/dev/"))) |
+		.linux.maskedPaths = [] | .process.terminal = true'
+	ln -s /proc/self/fd/3 "$BUNDLE/rootfs/dev/ptmx"
+	run shim run -b "$BUNDLE" c1 < /dev/null
+	assert_failure
+	assert_output_has "process.terminal: open /dev/ptmx in the container"
+	assert_nothing_left
+}
+
 # --- 8. mount options ---
 
 @test "an unknown option on a bind mount is refused by mounts[i].options[j]" {
