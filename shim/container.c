@@ -822,7 +822,7 @@ int container_remove_broken(const char *root, const char *id, struct shim_error 
 	if (fd >= 0)
 		rel = read_small_fd(fd, STORE_CGROUP, PATH_MAX, NULL, NULL);
 	/* what is left in its cgroup (the init among it) dies with it */
-	if (rel && rel[0] == '/' && !strstr(rel, "/../") && cgroup_destroy(rel, err) < 0)
+	if (rel && rel[0] == '/' && !strstr(rel, "..") && cgroup_destroy(rel, err) < 0)
 		return shim_error_wrap(err, "container %s", id);
 	return store_remove(root, id, err);
 }
