@@ -19,10 +19,12 @@
 #include "oci/spec.h"
 #include "shim/error.h"
 
+struct seccomp_program;
+
 struct process_plan {
 	char exe[PATH_MAX];	/* args[0] resolved in $PATH */
 	char **env;		/* process.env plus HOME when it is missing */
-	void *seccomp;		/* the built filter, NULL for none */
+	struct seccomp_program *seccomp;	/* the built filter, NULL for none */
 	bool has_agent;		/* SCMP_ACT_NOTIFY: agent_fd is connected to it */
 	int agent_fd;
 	char *agent_message;	/* what goes with the notify fd */

@@ -1,13 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <seccomp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "shim/cleanup.h"
 #include "shim/fd.h"
 #include "shim/log.h"
 #include "shim/seccomp.h"
+#include "shim/seccomp_stub.h"
+#include "shim/syscalls.h"
 
 static uint32_t action_of(const struct oci_scmp_action *a)
 {
@@ -115,7 +122,152 @@ static int setup(scmp_filter_ctx ctx, const struct oci_seccomp *s, struct shim_e
 	return add_rules(ctx, s, err);
 }
 
-int seccomp_build(const struct oci_seccomp *s, void **out, struct shim_error *err)
+/* The stub applies when unnamed syscalls are denied, other than with
+ * ENOSYS already (runc's rule). */
+static bool wants_enosys_stub(const struct oci_seccomp *s)
+{
+	const struct oci_scmp_action *d = &s->default_action;
+
+	if (d->kind == ACT_ALLOW || d->kind == ACT_LOG)
+		return false;
+	return !(d->kind == ACT_ERRNO && d->ret == ENOSYS);
+}
+
+static bool highest_syscall(const struct oci_seccomp *s, uint32_t arch, uint32_t *max)
+{
+	bool found = false;
+
+	for (size_t i = 0; i < s->n_rules; i++)
+		for (char **name = s->rules[i].names; *name; name++) {
+			int nr = seccomp_syscall_resolve_name_arch(arch, *name);
+
+			if (nr >= 0 && (!found || (uint32_t)nr > *max)) {
+				*max = (uint32_t)nr;
+				found = true;
+			}
+		}
+	return found;
+}
+
+static struct enosys_arch *entry_for(struct enosys_arch *arches, size_t *n, uint32_t audit)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (arches[i].audit == audit)
+			return &arches[i];
+	arches[*n] = (struct enosys_arch){ .audit = audit };
+	return &arches[(*n)++];
+}
+
+#define MAX_ENOSYS_ARCHES 16
+
+static void add_enosys_arch(const struct oci_seccomp *s, uint32_t token,
+			    struct enosys_arch *arches, size_t *n)
+{
+	bool x32 = token == SCMP_ARCH_X32;
+	struct enosys_arch *a;
+	uint32_t max;
+
+	if (!token || *n == MAX_ENOSYS_ARCHES || !highest_syscall(s, token, &max))
+		return;
+	a = entry_for(arches, n, x32 ? SCMP_ARCH_X86_64 : token);
+	if (x32)
+		a->max_x32 = max, a->has_max_x32 = true;
+	else
+		a->max = max, a->has_max = true;
+}
+
+/* The native architecture (libseccomp always filters it) and the listed
+ * ones, one entry per value the kernel reports (x32 shares x86_64's). */
+static size_t enosys_arches(const struct oci_seccomp *s, struct enosys_arch *arches)
+{
+	size_t n = 0;
+
+	add_enosys_arch(s, seccomp_arch_native(), arches, &n);
+	for (char **name = s->architectures; name && *name; name++)
+		add_enosys_arch(s, seccomp_arch_resolve_name(*name), arches, &n);
+	return n;
+}
+
+struct seccomp_program {
+	struct sock_fprog prog;
+	unsigned int flags;	/* SECCOMP_FILTER_FLAG_* */
+};
+
+static unsigned int load_flags(const struct oci_seccomp *s)
+{
+	unsigned int flags = 0;
+
+	if (s->flags & SCMP_FLAG_TSYNC)
+		flags |= SECCOMP_FILTER_FLAG_TSYNC;
+	if (s->flags & SCMP_FLAG_LOG)
+		flags |= SECCOMP_FILTER_FLAG_LOG;
+	if (s->flags & SCMP_FLAG_SPEC_ALLOW)
+		flags |= SECCOMP_FILTER_FLAG_SPEC_ALLOW;
+	if (oci_seccomp_uses_notify(s))
+		flags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;
+	if ((flags & SECCOMP_FILTER_FLAG_TSYNC) && (flags & SECCOMP_FILTER_FLAG_NEW_LISTENER))
+		flags |= SECCOMP_FILTER_FLAG_TSYNC_ESRCH;
+	return flags;
+}
+
+/* libseccomp's BPF, through a memfd (2.5 has no export to memory). */
+static int export_filter(scmp_filter_ctx ctx, size_t room_before, struct sock_fprog *out,
+			 struct shim_error *err)
+{
+	_cleanup_close_ int fd = sys_memfd_create("seccomp", MFD_CLOEXEC);
+	size_t len, total;
+	struct stat st;
+	int rc;
+
+	if (fd < 0)
+		return shim_fail_errno(err, "linux.seccomp: memfd_create");
+	rc = seccomp_export_bpf(ctx, fd);
+	if (rc < 0)
+		return shim_fail(err, -rc, "linux.seccomp: exporting the filter");
+	if (fstat(fd, &st) < 0)
+		return shim_fail_errno(err, "linux.seccomp: fstat");
+	len = (size_t)st.st_size / sizeof(struct sock_filter);
+	total = room_before + len;
+	if (total > BPF_MAXINSNS)
+		return shim_fail(err, E2BIG, "linux.seccomp: the filter has %zu instructions, "
+				 "more than the kernel's %d", total, BPF_MAXINSNS);
+	out->filter = calloc(total, sizeof(struct sock_filter));
+	if (!out->filter)
+		return shim_fail(err, ENOMEM, "linux.seccomp");
+	if (pread(fd, out->filter + room_before, len * sizeof(struct sock_filter), 0) !=
+	    (ssize_t)(len * sizeof(struct sock_filter))) {
+		free(out->filter);
+		return shim_fail(err, EIO, "linux.seccomp: reading the exported filter");
+	}
+	out->len = (unsigned short)total;
+	return 0;
+}
+
+static struct seccomp_program *program_of(scmp_filter_ctx ctx, const struct oci_seccomp *s,
+					  struct shim_error *err)
+{
+	struct enosys_arch arches[MAX_ENOSYS_ARCHES];
+	size_t n = wants_enosys_stub(s) ? enosys_arches(s, arches) : 0;
+	size_t stub = n ? seccomp_enosys_stub_len(arches, n) : 0;
+	struct seccomp_program *p = calloc(1, sizeof(*p));
+
+	if (!p) {
+		shim_fail(err, ENOMEM, "linux.seccomp");
+		return NULL;
+	}
+	if (export_filter(ctx, stub, &p->prog, err) < 0) {
+		free(p);
+		return NULL;
+	}
+	if (stub)
+		seccomp_enosys_stub(arches, n, p->prog.filter);
+	p->flags = load_flags(s);
+	log_debug("seccomp: %u instructions, %zu of them the ENOSYS stub", p->prog.len, stub);
+	return p;
+}
+
+int seccomp_build(const struct oci_seccomp *s, struct seccomp_program **out,
+		  struct shim_error *err)
 {
 	scmp_filter_ctx ctx;
 
@@ -125,37 +277,45 @@ int seccomp_build(const struct oci_seccomp *s, void **out, struct shim_error *er
 	ctx = seccomp_init(action_of(&s->default_action));
 	if (!ctx)
 		return shim_fail(err, EINVAL, "linux.seccomp.defaultAction: seccomp_init");
-	if (setup(ctx, s, err) < 0) {
-		seccomp_release(ctx);
-		return -1;
-	}
-	*out = ctx;
-	return 0;
+	if (setup(ctx, s, err) == 0)
+		*out = program_of(ctx, s, err);
+	seccomp_release(ctx);
+	return *out ? 0 : -1;
+}
+
+void seccomp_program_free(struct seccomp_program *p)
+{
+	if (p)
+		free(p->prog.filter);
+	free(p);
 }
 
 /* The filter's notify fd to the agent, with the container process state. */
-static int hand_to_agent(void *filter, int agent_fd, const char *message, struct shim_error *err)
+static int hand_to_agent(int nfd, int agent_fd, const char *message, struct shim_error *err)
 {
-	int nfd = seccomp_notify_fd(filter), r;
-
-	if (nfd < 0)
-		return shim_fail(err, -nfd, "linux.seccomp.listenerPath: no notify fd");
-	r = fd_send_with(agent_fd, nfd, message, strlen(message), err);
-	close(nfd);
-	return r < 0 ? shim_error_wrap(err, "linux.seccomp.listenerPath: the agent") : 0;
+	if (nfd <= 0)
+		return shim_fail(err, EBADF, "linux.seccomp.listenerPath: no notify fd");
+	if (fd_send_with(agent_fd, nfd, message, strlen(message), err) < 0)
+		return shim_error_wrap(err, "linux.seccomp.listenerPath: the agent");
+	return 0;
 }
 
-int seccomp_install(void *filter, int agent_fd, const char *agent_message, struct shim_error *err)
+int seccomp_install(struct seccomp_program *p, int agent_fd, const char *agent_message,
+		    struct shim_error *err)
 {
-	int rc;
+	int nfd, r = 0;
 
-	if (!filter)
+	if (!p)
 		return 0;
-	rc = seccomp_load(filter);
-	if (rc == 0 && agent_fd >= 0 && hand_to_agent(filter, agent_fd, agent_message, err) < 0)
-		rc = 1;
-	seccomp_release(filter);
-	if (rc < 0)
-		return shim_fail(err, -rc, "linux.seccomp: loading the filter");
-	return rc ? -1 : 0;
+	nfd = sys_seccomp(SECCOMP_SET_MODE_FILTER, p->flags, &p->prog);
+	if (nfd < 0)
+		shim_fail_errno(err, "linux.seccomp: loading the filter");
+	seccomp_program_free(p);
+	if (nfd < 0)
+		return -1;
+	if (agent_fd >= 0)
+		r = hand_to_agent(nfd, agent_fd, agent_message, err);
+	if (nfd > 0)
+		close(nfd);
+	return r;
 }

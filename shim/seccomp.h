@@ -11,7 +11,8 @@
  * is the config's to set. With SCMP_ACT_NOTIFY the runtime connects to
  * listenerPath before the clone; the socket survives close_range (moved
  * just above the kept fds) until the filter's notify fd has gone to the
- * agent with the container process state, then it is closed.
+ * agent with the container process state, then it is closed. The
+ * program is libseccomp's, exported, with runc's ENOSYS stub in front.
  */
 #ifndef SHIM_SECCOMP_H
 #define SHIM_SECCOMP_H
@@ -19,12 +20,19 @@
 #include "oci/seccomp.h"
 #include "shim/error.h"
 
-/* *out is NULL when the profile is absent. */
-int seccomp_build(const struct oci_seccomp *s, void **out, struct shim_error *err);
+/* libseccomp's BPF with the ENOSYS stub in front (shim/seccomp_stub.h)
+ * and the flags to load it with. */
+struct seccomp_program;
 
-/* Load the built filter into this process, and free it. With agent_fd
- * >= 0 (connected to listenerPath), send the agent the filter's notify fd
- * with agent_message (oci_process_state_to_json). */
-int seccomp_install(void *filter, int agent_fd, const char *agent_message, struct shim_error *err);
+/* *out is NULL when the profile is absent. */
+int seccomp_build(const struct oci_seccomp *s, struct seccomp_program **out,
+		  struct shim_error *err);
+void seccomp_program_free(struct seccomp_program *p);
+
+/* Load the built program into this process (seccomp(2)), and free it.
+ * With agent_fd >= 0 (connected to listenerPath), send the agent the
+ * filter's notify fd with agent_message (oci_process_state_to_json). */
+int seccomp_install(struct seccomp_program *p, int agent_fd, const char *agent_message,
+		    struct shim_error *err);
 
 #endif

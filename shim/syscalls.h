@@ -390,4 +390,21 @@ static inline int sys_bpf(int cmd, union bpf_attr *attr, unsigned int size)
 #endif
 }
 
+/* --- seccomp (3.17; NEW_LISTENER 5.0, TSYNC_ESRCH 5.7) --- */
+#include <linux/seccomp.h>
+
+#ifndef SECCOMP_FILTER_FLAG_TSYNC_ESRCH
+#define SECCOMP_FILTER_FLAG_TSYNC_ESRCH (1UL << 4)
+#endif
+
+static inline int sys_seccomp(unsigned int op, unsigned int flags, void *args)
+{
+#ifdef __NR_seccomp
+	return (int)syscall(__NR_seccomp, op, flags, args);
+#else
+	(void)op, (void)flags, (void)args;
+	return SHIM_ENOSYS();
+#endif
+}
+
 #endif /* SHIM_SYSCALLS_H */

@@ -92,6 +92,63 @@ Seccomp:	2"
 	assert_nothing_left
 }
 
+# What the static payload needs to start and print, all numbered below 335
+# on x86_64 (rseq is 334): the highest syscall these profiles name.
+STARTUP='["execve", "exit_group", "write", "brk", "arch_prctl", "set_tid_address",
+	"set_robust_list", "rseq", "prlimit64", "mmap", "mprotect", "readlink",
+	"getrandom", "newfstatat"]'
+
+# enosys_profile DEFAULT-ACTION [EXTRA-NAMES]: allow STARTUP (+ extra).
+enosys_profile() {
+	cp "$PAYLOAD/syscall-errno" "$BUNDLE/rootfs/bin/"
+	update_config --arg d "$1" --argjson s "$STARTUP" --argjson x "${2:-[]}" \
+		'.process.args = ["syscall-errno", "435", "439", "300", "258"] |
+		.linux.seccomp = {"defaultAction": $d,
+		"architectures": ["SCMP_ARCH_X86_64", "SCMP_ARCH_X86", "SCMP_ARCH_X32"],
+		"syscalls": [{"names": ($s + $x), "action": "SCMP_ACT_ALLOW"}]}'
+}
+
+@test "seccomp: syscalls newer than the profile get ENOSYS, older unnamed ones its errno" {
+	enosys_profile SCMP_ACT_ERRNO
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	# clone3 (435) and faccessat2 (439) are newer than rseq (334)
+	assert_output "435 ENOSYS
+439 ENOSYS
+300 EPERM
+258 EPERM"
+}
+
+@test "seccomp: the ENOSYS threshold is the highest syscall the profile names" {
+	enosys_profile SCMP_ACT_ERRNO '["epoll_pwait2"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	# epoll_pwait2 is 441: clone3 and faccessat2 are now below it, and denied
+	assert_output "435 EPERM
+439 EPERM
+300 EPERM
+258 EPERM"
+}
+
+@test "seccomp: a killing default action still answers ENOSYS above the profile" {
+	enosys_profile SCMP_ACT_KILL_PROCESS
+	update_config '.process.args = ["syscall-errno", "435", "439"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "435 ENOSYS
+439 ENOSYS"
+}
+
+@test "seccomp: an allowing default action gets no ENOSYS stub" {
+	enosys_profile SCMP_ACT_ALLOW
+	update_config '.process.args = ["syscall-errno", "439"] |
+		.linux.seccomp.syscalls = [{"names": ["mkdirat"], "action": "SCMP_ACT_ERRNO"}]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	# faccessat2 reached the kernel, which faulted on the NULL path
+	assert_output "439 EFAULT"
+}
+
 @test "SCMP_ACT_NOTIFY hands the syscall to the agent at listenerPath, with the state" {
 	SOCK=$BATS_TEST_TMPDIR/agent.sock
 	"$PAYLOAD/seccomp-agent" "$SOCK" "$BATS_TEST_TMPDIR/agent.state" 18 3>&- &
