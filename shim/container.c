@@ -21,6 +21,7 @@
 #include "shim/bundle.h"
 #include "shim/caps.h"
 #include "shim/cgroup.h"
+#include "shim/bind_sources.h"
 #include "shim/cleanup.h"
 #include "shim/clone.h"
 #include "shim/container.h"
@@ -60,7 +61,8 @@ struct init_ctx {
 				 * an init that is no longer host root needs no
 				 * access to the state folder */
 	int console_fd;		/* where the pty master goes; -1 without a terminal */
-	const int *idmapped;	/* per mount: the runtime's idmapped copy, or NULL */
+	int *prepared;		/* per mount: a tree the runtime made (an idmapped
+				 * copy, a bind source it cloned), else -1; or NULL */
 	int agent_fd;		/* connected to linux.seccomp.listenerPath, or -1 */
 	unsigned int preserve_fds;
 	bool new_keyring;	/* a session keyring of its own (not --no-new-keyring) */
@@ -136,15 +138,51 @@ static bool new_user_ns(const struct oci_spec *s)
 	return user && !user->path;
 }
 
+/* A bind source the runtime cloned for mounts[index]. */
+static int keep_bind_source(struct init_ctx *c, int index, int tree, struct shim_error *err)
+{
+	size_t n = c->spec->n_mounts;
+
+	if (index < 0 || (size_t)index >= n || (c->prepared && c->prepared[index] >= 0)) {
+		close(tree);
+		return shim_fail(err, EPROTO, "a bind source for mounts[%d], which needs none", index);
+	}
+	if (!c->prepared) {
+		c->prepared = malloc(n * sizeof(int));
+		if (!c->prepared) {
+			close(tree);
+			return shim_fail(err, ENOMEM, "bind sources");
+		}
+		for (size_t i = 0; i < n; i++)
+			c->prepared[i] = -1;
+	}
+	c->prepared[index] = tree;
+	return 0;
+}
+
+/* SYNC_CONTINUE, after the bind sources the runtime cloned, if any. */
+static int await_id_maps(struct init_ctx *c, struct shim_error *err)
+{
+	struct sync_msg msg;
+
+	for (;;) {
+		if (sync_expect_either(c->sync_fd, SYNC_CONTINUE, SYNC_MOUNT_FD, &msg, err) < 0)
+			return -1;
+		if (msg.type == SYNC_CONTINUE)
+			break;
+		if (keep_bind_source(c, msg.pid, msg.fd, err) < 0)
+			return -1;
+	}
+	c->host_pid = msg.pid;
+	return 0;
+}
+
 /* In a new user namespace: wait until the runtime has written our ID maps,
  * then become the namespace's root for the setup. */
 static int init_enter_user_ns(struct init_ctx *c, struct shim_error *err)
 {
-	struct sync_msg msg;
-
-	if (sync_expect(c->sync_fd, SYNC_CONTINUE, &msg, err) < 0)
+	if (await_id_maps(c, err) < 0)
 		return shim_error_wrap(err, "waiting for the ID maps");
-	c->host_pid = msg.pid;
 	if (setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0)
 		return shim_fail_errno(err, "linux.uidMappings: becoming root of the user namespace "
 				       "(is container ID 0 mapped?)");
@@ -213,7 +251,7 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 		return shim_fail_errno(err, "linux.personality: personality");
 	/* without a mount namespace of its own, nothing of the runtime's (the
 	 * host's) is mounted or made: only the hooks' handshake is left */
-	if (own_mounts ? rootfs_setup(c->spec, c->rootfs, c->bundle, c->idmapped, init_before_pivot,
+	if (own_mounts ? rootfs_setup(c->spec, c->rootfs, c->bundle, c->prepared, init_before_pivot,
 				      c, err) < 0
 		       : init_before_pivot(c, err) < 0)
 		return -1;
@@ -354,17 +392,25 @@ static int check_supported(const struct create_opts *o, const struct bundle *b,
 }
 
 /* The runtime's side of the init's setup, from its ID maps to its pty. */
+/* A new user namespace: its ID maps, and the bind sources the init might
+ * not reach as the container's root, cloned by the runtime. */
+static int feed_user_ns(int sync_fd, const struct bundle *b, pid_t pid, int pidfd,
+			const int *prepared, struct shim_error *err)
+{
+	if (ns_write_id_maps(pid, b->spec, err) < 0)
+		return -1;
+	log_debug("uid_map and gid_map of %d written", (int)pid);
+	if (bind_sources_send(pidfd, b->spec, b->path, prepared, sync_fd, err) < 0)
+		return -1;
+	if (sync_send_continue(sync_fd, pid) < 0)
+		return shim_fail_errno(err, "telling the init its ID maps are written");
+	return 0;
+}
+
 static int after_clone(int sync_fd, int console_fd, const struct create_opts *o,
 		       const struct bundle *b, int dir_fd, const char *cgroup_rel, pid_t pid,
 		       int *master, struct shim_error *err)
 {
-	if (new_user_ns(b->spec)) {
-		if (ns_write_id_maps(pid, b->spec, err) < 0)
-			return -1;
-		log_debug("uid_map and gid_map of %d written", (int)pid);
-		if (sync_send_continue(sync_fd, pid) < 0)
-			return shim_fail_errno(err, "telling the init its ID maps are written");
-	}
 	if (runtime_hooks(sync_fd, o, b, pid, err) < 0 || sync_await_ready(sync_fd, err) < 0 ||
 	    process_set_rlimits(pid, &b->spec->process, err) < 0)
 		return -1;
@@ -417,7 +463,7 @@ static int spawn_init(const struct create_opts *o, const struct bundle *b, int d
 	ctx.runtime_sync_fd = sync[0];
 	ctx.sync_fd = sync[1];
 	ctx.console_fd = console[1];
-	ctx.idmapped = idmapped;
+	ctx.prepared = idmapped;
 	pid = clone_with_pidfd(ns_clone_flags(b->spec), cgroup_fd, init_main, &ctx, pidfd, err);
 	if (pid > 0)
 		log_debug("init cloned: pid %d, new namespaces 0x%llx", (int)pid,
@@ -427,7 +473,9 @@ static int spawn_init(const struct create_opts *o, const struct bundle *b, int d
 	sync[1] = safe_close(sync[1]);
 	console[1] = safe_close(console[1]);
 	if (pid > 0) {
-		r = after_clone(sync[0], console[0], o, b, dir_fd, cgroup_rel, pid, master, err);
+		r = new_user_ns(b->spec) ? feed_user_ns(sync[0], b, pid, *pidfd, idmapped, err) : 0;
+		if (r == 0)
+			r = after_clone(sync[0], console[0], o, b, dir_fd, cgroup_rel, pid, master, err);
 		if (r < 0) {
 			pidfd_kill_and_reap(*pidfd);
 			*pidfd = safe_close(*pidfd);

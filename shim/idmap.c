@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "shim/bind_sources.h"
 #include "shim/cleanup.h"
 #include "shim/clone.h"
 #include "shim/fsutil.h"
@@ -69,10 +70,8 @@ static int prepare_one(const struct oci_mount *m, const char *bundle, struct shi
 		return shim_fail(err, EINVAL, "idmap: only a bind mount can be idmapped");
 	if (!m->n_uid_mappings || !m->n_gid_mappings)
 		return shim_fail(err, 0, "idmap needs uidMappings and gidMappings on the mount");
-	if (!m->source || !*m->source)
-		return shim_fail(err, 0, "source: missing for a bind mount");
-	snprintf(source, sizeof(source), "%s%s%s", m->source[0] == '/' ? "" : bundle,
-		 m->source[0] == '/' ? "" : "/", m->source);
+	if (bind_source_path(m, bundle, source, sizeof(source)) < 0)
+		return shim_fail(err, 0, "source: missing for a bind mount (or too long)");
 	ns = userns_for(m, err);
 	if (ns < 0)
 		return shim_error_wrap(err, "idmap: user namespace for the mappings");

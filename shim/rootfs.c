@@ -9,6 +9,7 @@
 #include <linux/magic.h>
 #include <sys/sysmacros.h>
 
+#include "shim/bind_sources.h"
 #include "shim/cleanup.h"
 #include "shim/fsutil.h"
 #include "shim/log.h"
@@ -220,18 +221,8 @@ static int check_proc_target(const struct oci_mount *m, int target, struct shim_
 			 m->destination);
 }
 
-static int bind_source(const struct oci_mount *m, const char *bundle, char *buf, size_t len)
-{
-	if (!m->source || !*m->source)
-		return -1;
-	if (m->source[0] == '/')
-		snprintf(buf, len, "%s", m->source);
-	else
-		snprintf(buf, len, "%s/%s", bundle, m->source);
-	return 0;
-}
-
-/* prepared: an idmapped copy the runtime made (shim/idmap.h), or -1. */
+/* prepared: a tree the runtime made (an idmapped copy, shim/idmap.h, or
+ * the source it cloned, shim/bind_sources.h), or -1. */
 static int mount_bind(int root_fd, const struct oci_mount *m, const struct mount_opts *o,
 		      const char *bundle, int prepared, struct shim_error *err)
 {
@@ -239,12 +230,12 @@ static int mount_bind(int root_fd, const struct oci_mount *m, const struct mount
 	char source[PATH_MAX];
 	struct stat st;
 
-	if (bind_source(m, bundle, source, sizeof(source)) < 0)
-		return shim_fail(err, 0, "source: missing for a bind mount");
+	if (bind_source_path(m, bundle, source, sizeof(source)) < 0)
+		return shim_fail(err, 0, "source: missing for a bind mount (or too long)");
 	if (prepared >= 0) {
 		tree = fcntl(prepared, F_DUPFD_CLOEXEC, 0);
 		if (tree < 0 || fstat(tree, &st) < 0)
-			return shim_fail_errno(err, "source %s (idmapped)", source);
+			return shim_fail_errno(err, "source %s (prepared by the runtime)", source);
 	} else {
 		if (stat(source, &st) < 0)
 			return shim_fail_errno(err, "source %s", source);
@@ -542,7 +533,7 @@ static int final_propagation(const char *name, struct shim_error *err)
 }
 
 int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bundle,
-		 const int *idmapped, rootfs_hook_fn before_pivot, void *arg, struct shim_error *err)
+		 const int *prepared, rootfs_hook_fn before_pivot, void *arg, struct shim_error *err)
 {
 	_cleanup_close_ int self = -1, root_fd = -1;
 
@@ -559,7 +550,7 @@ int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bu
 
 		log_debug("init: mounts[%zu]: %s on %s", i, m->type ? m->type : "bind",
 			  m->destination);
-		if (mount_one(root_fd, m, i, bundle, idmapped ? idmapped[i] : -1, err) < 0)
+		if (mount_one(root_fd, m, i, bundle, prepared ? prepared[i] : -1, err) < 0)
 			return shim_error_wrap(err, "mounts[%zu] (%s)", i, m->destination);
 	}
 	if (config_mounts_fresh_dev(spec) && dev_setup(root_fd, err) < 0)

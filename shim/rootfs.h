@@ -22,11 +22,12 @@
 
 typedef int (*rootfs_hook_fn)(void *arg, struct shim_error *err);
 
-/* rootfs and bundle are absolute host paths; idmapped (may be NULL) holds
- * the runtime's idmapped copies per mount (shim/idmap.h); before_pivot
+/* rootfs and bundle are absolute host paths; prepared (may be NULL) holds
+ * per mount the tree the runtime made, or -1: idmapped copies
+ * (shim/idmap.h), bind sources it cloned (shim/bind_sources.h); before_pivot
  * (may be NULL) runs between steps 4 and 5. */
 int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bundle,
-		 const int *idmapped, rootfs_hook_fn before_pivot, void *arg, struct shim_error *err);
+		 const int *prepared, rootfs_hook_fn before_pivot, void *arg, struct shim_error *err);
 
 /* Step 6, after sysctls (written through /proc/sys, which readonlyPaths
  * usually covers) and process_prepare() (which may create the cwd). */

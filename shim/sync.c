@@ -2,7 +2,10 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
+#include "shim/cleanup.h"
+#include "shim/fd.h"
 #include "shim/sync.h"
 
 int sync_pair(int fds[2], struct shim_error *err)
@@ -36,19 +39,48 @@ int sync_send_continue(int fd, pid_t pid)
 	return n == (ssize_t)sizeof(msg) ? 0 : -1;
 }
 
+int sync_send_fd(int sock, enum sync_type type, int value, int fd)
+{
+	struct sync_msg msg = { .type = type, .pid = value };
+	struct shim_error ignored;
+
+	return fd_send_with(sock, fd, (const char *)&msg, sizeof(msg), &ignored);
+}
+
+/* The fd that came with a message, if any. */
+static int passed_fd(struct msghdr *m)
+{
+	struct cmsghdr *cm = CMSG_FIRSTHDR(m);
+	int fd = -1;
+
+	if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS &&
+	    cm->cmsg_len == CMSG_LEN(sizeof(int)))
+		memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+	return fd;
+}
+
 int sync_recv(int fd, struct sync_msg *msg, struct shim_error *err)
 {
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { .iov_base = msg, .iov_len = sizeof(*msg) };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+			    .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
 	ssize_t n;
 
 	do
-		n = recv(fd, msg, sizeof(*msg), 0);
+		n = recvmsg(fd, &m, MSG_CMSG_CLOEXEC);
 	while (n < 0 && errno == EINTR);
 	if (n == 0)
 		return 0;
 	if (n < 0)
 		return shim_fail_errno(err, "reading from the init");
-	if (n != (ssize_t)sizeof(*msg) || msg->type < SYNC_READY || msg->type > SYNC_CONTINUE)
-		return shim_fail(err, EPROTO, "bad message from the init");
+	msg->fd = passed_fd(&m);
+	if (n != (ssize_t)sizeof(*msg) || msg->type < SYNC_READY || msg->type > SYNC_MOUNT_FD ||
+	    (m.msg_flags & MSG_CTRUNC)) {
+		if (msg->fd >= 0)
+			close(msg->fd);
+		return shim_fail(err, EPROTO, "bad message on the sync socket");
+	}
 	msg->error.msg[sizeof(msg->error.msg) - 1] = '\0';
 	return 1;
 }
@@ -62,7 +94,8 @@ int sync_report_setup(int fd, int setup_result, const struct shim_error *err)
 	return sync_send(fd, SYNC_READY, NULL);
 }
 
-int sync_expect(int sync_fd, enum sync_type want, struct sync_msg *msg, struct shim_error *err)
+int sync_expect_either(int sync_fd, enum sync_type want, enum sync_type also,
+		       struct sync_msg *msg, struct shim_error *err)
 {
 	int r = sync_recv(sync_fd, msg, err);
 
@@ -70,13 +103,22 @@ int sync_expect(int sync_fd, enum sync_type want, struct sync_msg *msg, struct s
 		return -1;
 	if (r == 0)
 		return shim_fail(err, 0, "the container's init exited during setup");
+	if (msg->fd >= 0 && msg->type != SYNC_MOUNT_FD)
+		msg->fd = safe_close(msg->fd);
 	if (msg->type == SYNC_ERROR) {
 		*err = msg->error;
 		return -1;
 	}
-	if (msg->type != want)
-		return shim_fail(err, EPROTO, "unexpected message %d from the init", msg->type);
+	if (msg->type != want && msg->type != also) {
+		safe_close(msg->fd);
+		return shim_fail(err, EPROTO, "unexpected message %d on the sync socket", msg->type);
+	}
 	return 0;
+}
+
+int sync_expect(int sync_fd, enum sync_type want, struct sync_msg *msg, struct shim_error *err)
+{
+	return sync_expect_either(sync_fd, want, want, msg, err);
 }
 
 int sync_await_ready(int sync_fd, struct shim_error *err)

@@ -5,6 +5,9 @@
  *
  *   init -> runtime   SYNC_HOOKS     mounts made, not pivoted: run the
  *                                  prestart and createRuntime hooks
+ *   runtime -> init   SYNC_MOUNT_FD  in a new user namespace, before the
+ *                                  first SYNC_CONTINUE: a bind source the
+ *                                  runtime cloned (shim/bind_sources.h)
  *   runtime -> init   SYNC_CONTINUE  they passed; carries the init's PID
  *   init -> runtime   SYNC_READY     set up, now waiting for `start`
  *   init -> runtime   SYNC_ERROR     setup failed; the text says why
@@ -23,12 +26,15 @@ enum sync_type {
 	SYNC_ERROR = 2,
 	SYNC_HOOKS = 3,
 	SYNC_CONTINUE = 4,
+	SYNC_MOUNT_FD = 5,
 };
 
 struct sync_msg {
 	enum sync_type type;
 	struct shim_error error;	/* SYNC_ERROR */
-	int pid;			/* SYNC_CONTINUE: the init as the host sees it */
+	int pid;			/* SYNC_CONTINUE: the init as the host sees it;
+					 * SYNC_MOUNT_FD: the index in mounts */
+	int fd;				/* received with the message, else -1 */
 };
 
 /* A socketpair: fds[0] for the runtime, fds[1] for the init; cloexec. */
@@ -38,16 +44,24 @@ int sync_send(int fd, enum sync_type type, const struct shim_error *error);
 
 int sync_send_continue(int fd, pid_t pid);
 
+/* A message carrying fd (SCM_RIGHTS) and value in .pid. */
+int sync_send_fd(int sock, enum sync_type type, int value, int fd);
+
 /* The child's word once its setup ran: SYNC_ERROR with err when
  * setup_result < 0 (and -1), else SYNC_READY (0 once sent). */
 int sync_report_setup(int fd, int setup_result, const struct shim_error *err);
 
-/* 1 with *msg filled, 0 on EOF, -1 with err filled. */
+/* 1 with *msg filled, 0 on EOF, -1 with err filled. An fd that came with
+ * the message is in msg->fd (cloexec): the caller owns it. */
 int sync_recv(int fd, struct sync_msg *msg, struct shim_error *err);
 
 /* Wait for a message of type want: 0 with *msg filled; -1 with the
  * child's error, or saying it died or sent something else. */
 int sync_expect(int fd, enum sync_type want, struct sync_msg *msg, struct shim_error *err);
+
+/* The same, taking a message of either type. */
+int sync_expect_either(int fd, enum sync_type want, enum sync_type also, struct sync_msg *msg,
+		       struct shim_error *err);
 
 /* Wait for the child's word: 0 ready, -1 with its error (or its death). */
 int sync_await_ready(int fd, struct shim_error *err);

@@ -143,3 +143,33 @@ idmapped_mount() {
 	assert_output_has "mounts[7] (/root): idmap: only a bind mount can be idmapped"
 	assert_nothing_left
 }
+
+@test "a bind source only host root can reach is mounted into a new user namespace" {
+	with_user_ns
+	# /root-only/inner: the container's root (host uid 100000) cannot search
+	# /root-only, so the runtime opens the source for it
+	mkdir -p "$BATS_TEST_TMPDIR/root-only/inner"
+	echo hidden-data > "$BATS_TEST_TMPDIR/root-only/inner/f"
+	chmod 700 "$BATS_TEST_TMPDIR/root-only"
+	chmod 755 "$BATS_TEST_TMPDIR/root-only/inner"
+	update_config --arg s "$BATS_TEST_TMPDIR/root-only/inner" \
+		'.process.args = ["sh", "-c", "cat /tmp/f; touch /tmp/g 2>/dev/null || echo read-only"] |
+		.mounts += [{"destination": "/tmp", "type": "bind", "source": $s,
+		"options": ["rbind", "ro"]}]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "hidden-data
+read-only"
+	[ ! -e "$BATS_TEST_TMPDIR/root-only/inner/g" ]
+	assert_nothing_left
+}
+
+@test "a missing bind source in a user namespace is named by the init" {
+	with_user_ns
+	update_config '.mounts += [{"destination": "/tmp", "type": "bind",
+		"source": "/no/such/source", "options": ["rbind"]}]'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "(/tmp): source /no/such/source: No such file or directory"
+	assert_nothing_left
+}
