@@ -66,6 +66,7 @@ struct init_ctx {
 	int agent_fd;		/* connected to linux.seccomp.listenerPath, or -1 */
 	unsigned int preserve_fds;
 	bool new_keyring;	/* a session keyring of its own (not --no-new-keyring) */
+	bool no_pivot;		/* --no-pivot: move the rootfs onto / and chroot */
 };
 
 /*
@@ -114,9 +115,8 @@ static int init_run_hooks(struct init_ctx *c, enum oci_hook_kind kind, const cha
 }
 
 /* Between the mounts and pivot_root: the runtime's hooks, then ours. */
-static int init_before_pivot(void *arg, struct shim_error *err)
+static int init_before_pivot(struct init_ctx *c, struct shim_error *err)
 {
-	struct init_ctx *c = arg;
 	struct sync_msg msg;
 	int r;
 
@@ -224,6 +224,7 @@ static int rootfs_reachable(struct init_ctx *c, struct shim_error *err)
 static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim_error *err)
 {
 	bool own_mounts = ns_has_mount(c->spec);
+	_cleanup_close_ int root_fd = -1;
 
 	if (process_set_cpus(c->spec->process.cpus_initial, "process.execCPUAffinity.initial", err) < 0)
 		return -1;
@@ -251,9 +252,14 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 		return shim_fail_errno(err, "linux.personality: personality");
 	/* without a mount namespace of its own, nothing of the runtime's (the
 	 * host's) is mounted or made: only the hooks' handshake is left */
-	if (own_mounts ? rootfs_setup(c->spec, c->rootfs, c->bundle, c->prepared, init_before_pivot,
-				      c, err) < 0
-		       : init_before_pivot(c, err) < 0)
+	if (own_mounts) {
+		root_fd = rootfs_mount_all(c->spec, c->rootfs, c->bundle, c->prepared, err);
+		if (root_fd < 0)
+			return -1;
+	}
+	if (init_before_pivot(c, err) < 0)
+		return -1;
+	if (own_mounts && rootfs_enter(TAKE_FD(root_fd), c->rootfs, c->no_pivot, err) < 0)
 		return -1;
 	plan->cwd_must_exist = !own_mounts;
 	if (sysctl_apply(c->spec->sysctl, err) < 0 ||
@@ -443,6 +449,7 @@ static int spawn_init(const struct create_opts *o, const struct bundle *b, int d
 		.spec = b->spec, .id = o->id, .rootfs = b->rootfs, .bundle = b->path,
 		.joins = &joins, .dir_fd = dir_fd, .lock_fd = lock_fd,
 		.preserve_fds = o->preserve_fds, .new_keyring = !o->no_new_keyring,
+		.no_pivot = o->no_pivot,
 		.fifo_fd = -1, .agent_fd = -1,
 	};
 	pid_t pid = -1;

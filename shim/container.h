@@ -34,6 +34,7 @@ struct create_opts {
 	bool terminal_proxy;		/* `run` in the foreground: it copies the pty */
 	bool keep;			/* run --keep: not deleted once it exits */
 	bool no_new_keyring;		/* --no-new-keyring: keep the caller's session keyring */
+	bool no_pivot;			/* --no-pivot: chroot, not pivot_root (shim/move_root.h) */
 };
 
 enum container_status {

@@ -55,20 +55,31 @@ int procfs_fd(struct shim_error *err)
 	return fd;
 }
 
-int procfs_write(const char *path, const char *text, struct shim_error *err)
+/* path below the handle: no link, no other mount on the way; on procfs. */
+static int open_below(const char *path, int flags, struct shim_error *err)
 {
-	_cleanup_close_ int fd = -1;
-	int proc = procfs_fd(err);
+	int proc = procfs_fd(err), fd;
 
 	if (proc < 0)
 		return -1;
-	fd = openat2_retry(proc, path, O_WRONLY | O_NOFOLLOW | O_NOCTTY,
+	fd = openat2_retry(proc, path, flags | O_NOFOLLOW | O_NOCTTY,
 			   RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS |
 			   RESOLVE_NO_XDEV);
 	if (fd < 0)
 		return shim_fail_errno(err, "open /proc/%s", path);
-	if (!procfs_is(fd))
+	if (!procfs_is(fd)) {
+		close(fd);
 		return shim_fail(err, EXDEV, "/proc/%s is not on procfs", path);
+	}
+	return fd;
+}
+
+int procfs_write(const char *path, const char *text, struct shim_error *err)
+{
+	_cleanup_close_ int fd = open_below(path, O_WRONLY, err);
+
+	if (fd < 0)
+		return -1;
 	if (write_all(fd, text) < 0)
 		return shim_fail_errno(err, "writing /proc/%s", path);
 	return 0;
@@ -92,6 +103,17 @@ int procfs_write_self(const char *file, const char *text, struct shim_error *err
 	int proc = procfs_fd(err), pid = proc < 0 ? -1 : self_pid(proc, err);
 
 	return pid < 0 ? -1 : procfs_write_pid(pid, file, text, err);
+}
+
+int procfs_open_self(const char *file, int flags, struct shim_error *err)
+{
+	int proc = procfs_fd(err), pid = proc < 0 ? -1 : self_pid(proc, err);
+	char path[64];
+
+	if (pid < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%d/%s", pid, file);
+	return open_below(path, flags | O_CLOEXEC, err);
 }
 
 int procfs_reopen(int fd, int flags, struct shim_error *err)

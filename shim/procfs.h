@@ -34,6 +34,9 @@ int procfs_write(const char *path, const char *text, struct shim_error *err);
  * handle's instance gives us (it is a symlink, which the walk refuses). */
 int procfs_write_self(const char *file, const char *text, struct shim_error *err);
 
+/* Open self's file ("mountinfo") with flags, self read as for writes. */
+int procfs_open_self(const char *file, int flags, struct shim_error *err);
+
 /* Open what our fd names anew, with flags (an O_PATH fd of exec.fifo,
  * opened for writing), through the handle's PID/fd/N. */
 int procfs_reopen(int fd, int flags, struct shim_error *err);

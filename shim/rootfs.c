@@ -14,6 +14,7 @@
 #include "shim/fsutil.h"
 #include "shim/log.h"
 #include "shim/mount.h"
+#include "shim/move_root.h"
 #include "shim/procfs.h"
 #include "shim/rootfs.h"
 #include "shim/syscalls.h"
@@ -532,8 +533,8 @@ static int final_propagation(const char *name, struct shim_error *err)
 	return 0;
 }
 
-int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bundle,
-		 const int *prepared, rootfs_hook_fn before_pivot, void *arg, struct shim_error *err)
+int rootfs_mount_all(const struct oci_spec *spec, const char *rootfs, const char *bundle,
+		     const int *prepared, struct shim_error *err)
 {
 	_cleanup_close_ int self = -1, root_fd = -1;
 
@@ -560,10 +561,19 @@ int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bu
 			return shim_error_wrap(err, "linux.devices[%zu]", i);
 	if (dev_finish(root_fd, spec, err) < 0)
 		return -1;
-	if (before_pivot && before_pivot(arg, err) < 0)
-		return -1;
-	log_debug("init: /dev, %zu linux.devices made; pivot_root", spec->n_devices);
-	return pivot(root_fd, err);
+	log_debug("init: /dev, %zu linux.devices made", spec->n_devices);
+	return TAKE_FD(root_fd);
+}
+
+int rootfs_enter(int root_fd, const char *rootfs, bool no_pivot, struct shim_error *err)
+{
+	int r;
+
+	log_debug("init: %s", no_pivot ? "--no-pivot: moving the rootfs onto / and chroot"
+					: "pivot_root");
+	r = no_pivot ? move_root(root_fd, rootfs, err) : pivot(root_fd, err);
+	close(root_fd);
+	return r;
 }
 
 int rootfs_finish(const struct oci_spec *spec, struct shim_error *err)

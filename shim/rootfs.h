@@ -9,8 +9,13 @@
  *      inside the rootfs (openat2 RESOLVE_IN_ROOT: a symlink cannot lead
  *      out), creating what is missing;
  *   4. /dev, when the config mounts a fresh one, gets the default devices;
- *   5. (the createRuntime and createContainer hooks, through before_pivot)
- *      pivot_root(".", ".") and the old root is detached;
+ *   5. (the init runs the createRuntime and createContainer hooks between
+ *      rootfs_mount_all and rootfs_enter) pivot_root(".", ".") and the old
+ *      root is detached; or, with --no-pivot (a rootfs on ramfs, where
+ *      pivot_root is refused), the host's procfs and sysfs mounts are
+ *      detached or covered, the rootfs moved onto / and chroot'ed into: less
+ *      safe, since the host's tree stays in the namespace under the chroot
+ *      (a process with CAP_SYS_CHROOT can climb out), as with runc;
  *   6. (rootfs_finish, once the init wrote its sysctls and made its cwd)
  *      maskedPaths, readonlyPaths, a read-only root, rootfsPropagation.
  */
@@ -20,14 +25,17 @@
 #include "oci/spec.h"
 #include "shim/error.h"
 
-typedef int (*rootfs_hook_fn)(void *arg, struct shim_error *err);
+#include <stdbool.h>
 
-/* rootfs and bundle are absolute host paths; prepared (may be NULL) holds
- * per mount the tree the runtime made, or -1: idmapped copies
- * (shim/idmap.h), bind sources it cloned (shim/bind_sources.h); before_pivot
- * (may be NULL) runs between steps 4 and 5. */
-int rootfs_setup(const struct oci_spec *spec, const char *rootfs, const char *bundle,
-		 const int *prepared, rootfs_hook_fn before_pivot, void *arg, struct shim_error *err);
+/* Steps 1 to 4; returns an O_PATH fd of the rootfs, or -1. rootfs and
+ * bundle are absolute host paths; prepared (may be NULL) holds per mount
+ * the tree the runtime made, or -1: idmapped copies (shim/idmap.h), bind
+ * sources it cloned (shim/bind_sources.h). */
+int rootfs_mount_all(const struct oci_spec *spec, const char *rootfs, const char *bundle,
+		     const int *prepared, struct shim_error *err);
+
+/* Step 5: root_fd becomes the process's root and cwd (and is closed). */
+int rootfs_enter(int root_fd, const char *rootfs, bool no_pivot, struct shim_error *err);
 
 /* Step 6, after sysctls (written through /proc/sys, which readonlyPaths
  * usually covers) and process_prepare() (which may create the cwd). */

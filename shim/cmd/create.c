@@ -52,7 +52,8 @@ int cmd_parse_create(const char *root, int argc, char **argv, bool *detach,
 			o->preserve_fds = (unsigned int)n;
 			break;
 		case OPT_NO_PIVOT:
-			return shim_fail(err, 0, "--no-pivot: not supported (pivot_root is always used)");
+			o->no_pivot = true;
+			break;
 		case OPT_KEEP:
 			if (!detach)
 				return shim_fail(err, 0, "%s: unknown flag --keep", argv[0]);

@@ -141,6 +141,27 @@ written"
 	assert_nothing_left
 }
 
+@test "run --no-pivot chroots into the rootfs with the host's proc and sys detached" {
+	update_config '.process.args = ["ls", "/"]'
+	run shim --debug run --no-pivot -b "$BUNDLE" c1
+	assert_success
+	assert_output_has "init: --no-pivot: moving the rootfs onto / and chroot"
+	assert_output_has "init: --no-pivot: the host's /proc detached"
+	assert_output_has "init: --no-pivot: the host's /sys detached"
+	[ "$(grep -v level= <<< "$output")" = "$(ls "$BUNDLE/rootfs")" ]
+	assert_nothing_left
+}
+
+@test "run --no-pivot keeps the rootfs read-only and the masked paths masked" {
+	update_config '.process.args = ["sh", "-c", "touch /x 2>/dev/null || echo ro; cat /proc/kcore | wc -c"] |
+		.root.readonly = true | .linux.maskedPaths = ["/proc/kcore"]'
+	run shim run --no-pivot -b "$BUNDLE" c1
+	assert_success
+	assert_output "ro
+0"
+	assert_nothing_left
+}
+
 @test "exec -p - and -p /dev/fd/N read the process from a pipe" {
 	update_config '.process.args = ["sleep", "1000"]'
 	shim_detached run -d -b "$BUNDLE" c1
