@@ -565,6 +565,44 @@ static int parse_personality(yajl_val lx, struct oci_spec *s, struct shim_error 
 	return 0;
 }
 
+static int parse_time_offset(yajl_val offsets, const char *clock, struct oci_time_offset *out,
+			     struct shim_error *err)
+{
+	char where[48];
+	yajl_val o = NULL;
+	uint64_t ns = 0;
+
+	snprintf(where, sizeof(where), "linux.timeOffsets.%s", clock);
+	if (json_get_object(offsets, clock, "linux.timeOffsets", &o, err) < 0)
+		return -1;
+	if (!o)
+		return 0;
+	if (json_get_i64(o, "secs", where, INT64_MIN / 2, INT64_MAX / 2, &out->secs, err) < 0 ||
+	    json_get_u64(o, "nanosecs", where, 999999999, &ns, err) < 0)
+		return -1;
+	out->nanosecs = (uint32_t)ns;
+	return 0;
+}
+
+/* linux.timeOffsets: boottime and monotonic, for a new time namespace. */
+static int parse_time_offsets(yajl_val lx, struct oci_spec *s, struct shim_error *err)
+{
+	yajl_val offsets = NULL;
+
+	if (json_get_object(lx, "timeOffsets", "linux", &offsets, err) < 0)
+		return -1;
+	if (!offsets)
+		return 0;
+	s->has_time_offsets = true;
+	if (parse_time_offset(offsets, "boottime", &s->boottime, err) < 0 ||
+	    parse_time_offset(offsets, "monotonic", &s->monotonic, err) < 0)
+		return -1;
+	if (!oci_spec_namespace(s, OCI_NS_TIME) || oci_spec_namespace(s, OCI_NS_TIME)->path)
+		return json_fail(err, "linux.timeOffsets", "needs a new time namespace in "
+				 "linux.namespaces");
+	return 0;
+}
+
 static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 {
 	yajl_val namespaces = NULL, sysctl = NULL, res = NULL, seccomp = NULL;
@@ -582,7 +620,7 @@ static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 	for (size_t i = 0; s->sysctl && s->sysctl[i]; i += 2)
 		if (!*s->sysctl[i] || strchr(s->sysctl[i], '/') || strstr(s->sysctl[i], ".."))
 			return json_fail(err, "linux.sysctl", "\"%s\" is not a sysctl name", s->sysctl[i]);
-	if (parse_personality(lx, s, err) < 0 ||
+	if (parse_personality(lx, s, err) < 0 || parse_time_offsets(lx, s, err) < 0 ||
 	    parse_mappings(lx, "uidMappings", "linux", &s->uid_mappings, &s->n_uid_mappings, err) < 0 ||
 	    parse_mappings(lx, "gidMappings", "linux", &s->gid_mappings, &s->n_gid_mappings, err) < 0)
 		return -1;

@@ -128,12 +128,18 @@ struct oci_spec {
 	char **masked_paths;	/* NULL-terminated */
 	char **readonly_paths;	/* NULL-terminated */
 	char *rootfs_propagation;	/* NULL: the default (rslave) */
+	char *mount_label;		/* linux.mountLabel (SELinux), or NULL */
 	char **annotations;	/* key, value, key, value, ..., NULL */
 	char **sysctl;		/* linux.sysctl: key, value, ..., NULL */
 	char *cgroups_path;	/* linux.cgroupsPath or NULL */
 	bool has_resources;	/* linux.resources given */
 	struct oci_resources resources;
 	struct oci_hooks hooks;
+	bool has_time_offsets;	/* linux.timeOffsets given (needs a new time namespace) */
+	struct oci_time_offset {
+		int64_t secs;
+		uint32_t nanosecs;
+	} boottime, monotonic;
 	bool has_personality;	/* linux.personality given */
 	unsigned long personality;	/* PER_LINUX or PER_LINUX32 */
 	struct oci_seccomp seccomp;	/* .present: "linux.seccomp" is given */

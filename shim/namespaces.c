@@ -24,7 +24,30 @@ uint64_t ns_clone_flags(const struct oci_spec *spec)
 	for (size_t i = 0; i < spec->n_namespaces; i++)
 		if (!spec->namespaces[i].path)
 			flags |= ns_flag[spec->namespaces[i].type];
+	/* with offsets the init makes it (ns_new_time): a clone's child is
+	 * already in it, and its offsets then frozen */
+	if (spec->has_time_offsets)
+		flags &= ~(uint64_t)CLONE_NEWTIME;
 	return flags;
+}
+
+int ns_new_time(const struct oci_spec *spec, struct shim_error *err)
+{
+	_cleanup_close_ int ns = -1;
+	char text[128];
+
+	if (unshare(CLONE_NEWTIME) < 0)
+		return shim_fail_errno(err, "linux.timeOffsets: unshare(CLONE_NEWTIME)");
+	/* CLOCK_MONOTONIC is 1, CLOCK_BOOTTIME 7 */
+	snprintf(text, sizeof(text), "1 %lld %u\n7 %lld %u\n", (long long)spec->monotonic.secs,
+		 spec->monotonic.nanosecs, (long long)spec->boottime.secs, spec->boottime.nanosecs);
+	if (procfs_write_self("timens_offsets", text, err) < 0)
+		return shim_error_wrap(err, "linux.timeOffsets");
+	ns = procfs_open_self_ns("time_for_children", err);
+	if (ns < 0 || setns(ns, CLONE_NEWTIME) < 0)
+		return ns < 0 ? shim_error_wrap(err, "linux.timeOffsets")
+			      : shim_fail_errno(err, "linux.timeOffsets: entering the time namespace");
+	return 0;
 }
 
 /*

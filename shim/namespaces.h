@@ -22,6 +22,10 @@ struct ns_join {
 /* CLONE_NEW* for every namespace the config asks to create. */
 uint64_t ns_clone_flags(const struct oci_spec *spec);
 
+/* In the init, for linux.timeOffsets: a new time namespace with the
+ * offsets, entered (setns on time_for_children). */
+int ns_new_time(const struct oci_spec *spec, struct shim_error *err);
+
 /* What this runtime can do: a new or joined mount namespace is required,
  * user namespaces are not supported yet. */
 /* Does the container have a mount namespace of its own (new or joined)?

@@ -116,6 +116,27 @@ int procfs_open_self(const char *file, int flags, struct shim_error *err)
 	return open_below(path, flags | O_CLOEXEC, err);
 }
 
+int procfs_open_self_ns(const char *name, struct shim_error *err)
+{
+	int proc = procfs_fd(err), pid = proc < 0 ? -1 : self_pid(proc, err), fd;
+	char path[64];
+	struct statfs sf;
+
+	if (pid < 0)
+		return -1;
+	/* ns/NAME is a magic link, which a scoped openat2 refuses; the handle
+	 * is ours, with nothing mounted in it, and the result is checked */
+	snprintf(path, sizeof(path), "%d/ns/%s", pid, name);
+	fd = openat(proc, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return shim_fail_errno(err, "open /proc/%s", path);
+	if (fstatfs(fd, &sf) < 0 || sf.f_type != NSFS_MAGIC) {
+		close(fd);
+		return shim_fail(err, EXDEV, "/proc/%s is not a namespace", path);
+	}
+	return fd;
+}
+
 int procfs_reopen(int fd, int flags, struct shim_error *err)
 {
 	char path[64];

@@ -37,6 +37,10 @@ int procfs_write_self(const char *file, const char *text, struct shim_error *err
 /* Open self's file ("mountinfo") with flags, self read as for writes. */
 int procfs_open_self(const char *file, int flags, struct shim_error *err);
 
+/* Open self's namespace file ns/NAME ("time_for_children"), checked to
+ * be one. */
+int procfs_open_self_ns(const char *name, struct shim_error *err);
+
 /* Open what our fd names anew, with flags (an O_PATH fd of exec.fifo,
  * opened for writing), through the handle's PID/fd/N. */
 int procfs_reopen(int fd, int flags, struct shim_error *err);

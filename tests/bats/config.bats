@@ -168,3 +168,39 @@ run_outputs() {
 @test "oomScoreAdj is applied" {
 	CONFIG_EDIT='.process.oomScoreAdj = 500' run_outputs 500 cat /proc/self/oom_score_adj
 }
+
+@test "linux.timeOffsets shift boottime and monotonic in a new time namespace" {
+	CONFIG_EDIT='.linux.namespaces += [{"type": "time"}] |
+		.linux.timeOffsets = {"boottime": {"secs": 1000000, "nanosecs": 5},
+		"monotonic": {"secs": 86400}}' \
+		run_outputs "monotonic 86400 0
+boottime 1000000 5" sh -c 'tr -s " " < /proc/self/timens_offsets'
+	# /proc/uptime counts boottime: the offset is in it, the host's is not
+	setup_bundle sh -c 'cut -d. -f1 /proc/uptime'
+	update_config '.linux.namespaces += [{"type": "time"}] |
+		.linux.timeOffsets = {"boottime": {"secs": 1000000}}'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	[ "$output" -ge 1000000 ] && [ "$(cut -d. -f1 /proc/uptime)" -lt 1000000 ]
+	assert_nothing_left
+}
+
+@test "exec joins the container's time namespace, offsets included" {
+	setup_bundle sleep 1000
+	update_config '.linux.namespaces += [{"type": "time"}] |
+		.linux.timeOffsets = {"boottime": {"secs": 1000000}}'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	run shim exec c1 cut -d. -f1 /proc/uptime
+	assert_success
+	[ "$output" -ge 1000000 ]
+}
+
+@test "linux.timeOffsets without a new time namespace is refused, named" {
+	setup_bundle true
+	update_config '.linux.timeOffsets = {"boottime": {"secs": 1}}'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "linux.timeOffsets: needs a new time namespace in linux.namespaces"
+	assert_nothing_left
+}
