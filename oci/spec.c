@@ -424,6 +424,9 @@ static int parse_process(yajl_val proc, struct oci_process *p, struct shim_error
 	if (parse_io_priority(proc, p, err) < 0 || parse_cpu_affinity(proc, p, err) < 0 ||
 	    parse_scheduler(proc, p, err) < 0)
 		return -1;
+	if (json_get_string(proc, "apparmorProfile", "process", &p->apparmor_profile, err) < 0 ||
+	    json_get_string(proc, "selinuxLabel", "process", &p->selinux_label, err) < 0)
+		return -1;
 	return parse_oom_score_adj(json_member(proc, "oomScoreAdj"), p, err);
 }
 
@@ -640,7 +643,8 @@ static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 	if (json_get_object(lx, "seccomp", "linux", &seccomp, err) < 0 ||
 	    (seccomp && oci_seccomp_parse(seccomp, &s->seccomp, err) < 0))
 		return -1;
-	if (json_get_string(lx, "rootfsPropagation", "linux", &s->rootfs_propagation, err) < 0)
+	if (json_get_string(lx, "rootfsPropagation", "linux", &s->rootfs_propagation, err) < 0 ||
+	    json_get_string(lx, "mountLabel", "linux", &s->mount_label, err) < 0)
 		return -1;
 	if (s->rootfs_propagation) {
 		size_t k;
@@ -761,6 +765,8 @@ void oci_process_release(struct oci_process *p)
 	strv_free(p->caps.unknown);
 	free(p->cpus_initial);
 	free(p->cpus_final);
+	free(p->apparmor_profile);
+	free(p->selinux_label);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -807,6 +813,7 @@ void oci_spec_free(struct oci_spec *s)
 	strv_free(s->masked_paths);
 	strv_free(s->readonly_paths);
 	free(s->rootfs_propagation);
+	free(s->mount_label);
 	strv_free(s->annotations);
 	strv_free(s->sysctl);
 	free(s->cgroups_path);

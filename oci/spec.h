@@ -67,6 +67,8 @@ struct oci_process {
 	} sched;
 	char *cpus_initial;	/* process.execCPUAffinity.initial: "0-3,7", or NULL */
 	char *cpus_final;	/* .final, set right before exec, or NULL */
+	char *apparmor_profile;	/* process.apparmorProfile, or NULL */
+	char *selinux_label;	/* process.selinuxLabel, or NULL */
 };
 
 /* linux.uidMappings / gidMappings entries. */

@@ -30,6 +30,7 @@
 #include "shim/hooks.h"
 #include "shim/idmap.h"
 #include "shim/log.h"
+#include "shim/lsm.h"
 #include "shim/namespaces.h"
 #include "shim/pidfd.h"
 #include "shim/process.h"
@@ -394,7 +395,8 @@ static int check_supported(const struct create_opts *o, const struct bundle *b,
 				 "foreground, which copies the terminal itself)");
 	if (o->console_socket && !b->spec->process.terminal)
 		return shim_fail(err, 0, "--console-socket: the config's process.terminal is false");
-	if (ns_check_supported(b->spec, err) < 0 || sysctl_check(b->spec, err) < 0)
+	if (ns_check_supported(b->spec, err) < 0 || sysctl_check(b->spec, err) < 0 ||
+	    lsm_check(&b->spec->process, b->spec->mount_label, err) < 0)
 		return -1;
 	return fd_check_preserved(o->preserve_fds, err);
 }

@@ -12,9 +12,7 @@
 #include "shim/cmd/cmd.h"
 #include "shim/log.h"
 #include "shim/selfexe.h"
-
-#define SHIM_VERSION "0.1.0"
-#define SHIM_SPEC_VERSION "1.2.0"
+#include "shim/version.h"
 
 static const struct {
 	const char *name;

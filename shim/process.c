@@ -17,6 +17,7 @@
 #include "shim/fd.h"
 #include "shim/fsutil.h"
 #include "shim/log.h"
+#include "shim/lsm.h"
 #include "shim/process.h"
 #include "shim/procfs.h"
 #include "shim/rootfs.h"
@@ -201,6 +202,11 @@ int process_prepare(const struct oci_process *p, const struct oci_seccomp *secco
 	if (find_exe(p->args[0], plan->env, plan->exe, sizeof(plan->exe), err) < 0)
 		return -1;
 	log_debug("cwd %s; the program is %s", p->cwd, plan->exe);
+	/* now, so that create fails on a label the kernel refuses; the labels
+	 * wait for the execve (startContainer hooks, exec'd after start, run
+	 * under them too, as with runc) */
+	if (lsm_set_exec_labels(p, err) < 0)
+		return -1;
 	return seccomp ? seccomp_build(seccomp, &plan->seccomp, err) : 0;
 }
 

@@ -20,6 +20,7 @@
 #include "shim/cleanup.h"
 #include "shim/log.h"
 #include "shim/cmd/cmd.h"
+#include "shim/lsm.h"
 #include "shim/exec.h"
 #include "shim/fsutil.h"
 
@@ -53,6 +54,7 @@ static const struct option opts[] = {
 
 struct exec_flags {
 	const char *process_file, *cwd, *user, *console_socket;
+	const char *apparmor, *label;	/* --apparmor, --process-label */
 	char *env[256], *gids[64], *caps[64];
 	size_t n_env, n_gids, n_caps;
 	bool tty, nnp;
@@ -118,10 +120,8 @@ static int parse_flags(int argc, char **argv, struct exec_flags *f, struct shim_
 		case OPT_NNP: f->nnp = true; break;
 		case OPT_CGROUP: f->o.cgroup = optarg; break;
 		case OPT_IGNORE_PAUSED: f->o.ignore_paused = true; break;
-		case OPT_APPARMOR:
-		case OPT_LABEL:
-			return shim_fail(err, ENOTSUP, "exec: %s: AppArmor and SELinux labels are not "
-					 "supported", argv[optind - 1]);
+		case OPT_APPARMOR: f->apparmor = optarg; break;
+		case OPT_LABEL: f->label = optarg; break;
 		default:
 			return shim_fail(err, 0, "exec: unknown or incomplete flag %s", argv[optind - 1]);
 		}
@@ -198,6 +198,32 @@ static int set_user(struct oci_process *p, const struct exec_flags *f, struct sh
 	return 0;
 }
 
+static int replace_string(char **field, const char *value, struct shim_error *err)
+{
+	char *copy;
+
+	if (!value)
+		return 0;
+	copy = strdup(value);
+	if (!copy)
+		return shim_fail(err, ENOMEM, "exec");
+	free(*field);
+	*field = copy;
+	return 0;
+}
+
+/* A process from --process without labels runs under the container's, as
+ * with runc: never less confined than the container. */
+static int inherit_labels(struct oci_process *p, const struct oci_process *config,
+			  struct shim_error *err)
+{
+	if (!p->apparmor_profile && replace_string(&p->apparmor_profile, config->apparmor_profile, err) < 0)
+		return -1;
+	if (!p->selinux_label && replace_string(&p->selinux_label, config->selinux_label, err) < 0)
+		return -1;
+	return 0;
+}
+
 static int apply_flags(struct oci_process *p, const struct exec_flags *f, int argc, char **argv,
 		       struct shim_error *err)
 {
@@ -239,6 +265,9 @@ static int apply_flags(struct oci_process *p, const struct exec_flags *f, int ar
 		p->caps.effective |= 1ULL << cap;
 		p->caps.permitted |= 1ULL << cap;
 	}
+	if (replace_string(&p->apparmor_profile, f->apparmor, err) < 0 ||
+	    replace_string(&p->selinux_label, f->label, err) < 0)
+		return -1;
 	p->no_new_privileges = p->no_new_privileges || f->nnp;
 	/* as runc: the terminal is what --tty says, unless --process says so */
 	p->terminal = f->tty || (f->process_file && p->terminal);
@@ -280,10 +309,14 @@ int cmd_exec(const struct global_opts *g, int argc, char **argv, struct shim_err
 		if (load_process_file(f.process_file, &file_process, err) < 0)
 			goto out;
 		p = &file_process;
+		if (inherit_labels(p, &b.spec->process, err) < 0)
+			goto out_process;
 	}
 	if (apply_flags(p, &f, argc, argv, err) < 0)
 		goto out_process;
 	caps_warn_unknown(&p->caps);
+	if (lsm_check(p, NULL, err) < 0)
+		goto out_process;
 	f.o.process = p;
 	f.o.console_socket = f.console_socket;
 	f.o.seccomp = &b.spec->seccomp;

@@ -10,6 +10,8 @@
 #include "oci/spec.h"
 
 #include "shim/cmd/cmd.h"
+#include "shim/lsm.h"
+#include "shim/version.h"
 
 static const char features[] =
 	"{\n"
@@ -29,14 +31,27 @@ static const char features[] =
 	"  \"linux\": {\n"
 	"    \"namespaces\": [\"cgroup\", \"ipc\", \"mount\", \"network\", \"pid\", \"time\", \"user\", \"uts\"],\n";
 
+static const char features_cgroup[] =
+	"    \"cgroup\": { \"v1\": false, \"v2\": true, \"systemd\": false, \"systemdUser\": false },\n";
+
 static const char features_tail[] =
-	"    \"cgroup\": { \"v1\": false, \"v2\": true, \"systemd\": false, \"systemdUser\": false },\n"
-	"    \"apparmor\": { \"enabled\": false },\n"
-	"    \"selinux\": { \"enabled\": false },\n"
 	"    \"intelRdt\": { \"enabled\": false },\n"
 	"    \"mountExtensions\": { \"idmap\": { \"enabled\": true } }\n"
-	"  }\n"
-	"}\n";
+	"  },\n";
+
+/* Implementation facts; shim reads no config annotation, so none can
+ * change what it does (potentiallyUnsafeConfigAnnotations is empty). */
+static void print_annotations(void)
+{
+	const struct scmp_version *v = seccomp_version();
+
+	printf("  \"annotations\": {\n"
+	       "    \"io.github.seccomp.libseccomp.version\": \"%u.%u.%u\",\n"
+	       "    \"org.opencontainers.shim.version\": \"%s\"\n"
+	       "  },\n"
+	       "  \"potentiallyUnsafeConfigAnnotations\": []\n"
+	       "}\n", v ? v->major : 0, v ? v->minor : 0, v ? v->micro : 0, SHIM_VERSION);
+}
 
 /* What libseccomp may know; listed when this one does. */
 static const char *const seccomp_archs[] = {
@@ -108,6 +123,11 @@ int cmd_features(const struct global_opts *g, int argc, char **argv, struct shim
 	printf(",\n");
 	print_list("supportedFlags", flag_at, "      ");
 	printf("\n    },\n");
+	fputs(features_cgroup, stdout);
+	/* what this host can apply (shim/lsm.h) */
+	printf("    \"apparmor\": { \"enabled\": %s },\n", lsm_apparmor_enabled() ? "true" : "false");
+	printf("    \"selinux\": { \"enabled\": %s },\n", lsm_selinux_enabled() ? "true" : "false");
 	fputs(features_tail, stdout);
+	print_annotations();
 	return 0;
 }

@@ -256,6 +256,15 @@ ro"
 	assert_nothing_left
 }
 
+@test "features names libseccomp's version, and no config annotation can change shim" {
+	run shim features
+	assert_success
+	[ "$(jq -r '.annotations["io.github.seccomp.libseccomp.version"]' <<< "$output")" = \
+		"$(dpkg-query -W -f='${Version}' libseccomp2 | cut -d- -f1)" ]
+	[ "$(jq -c .potentiallyUnsafeConfigAnnotations <<< "$output")" = "[]" ]
+	[ "$(jq -c '[.linux.intelRdt.enabled, .linux.selinux.enabled]' <<< "$output")" = "[false,false]" ]
+}
+
 @test "features lists capabilities, seccomp actions, operators and archs, recursive mount options" {
 	run "$SHIM_BIN" features
 	assert_success

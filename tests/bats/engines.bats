@@ -107,6 +107,18 @@ layer 2"
 	[ "$(wc -l < /proc/self/mountinfo)" -eq "$MOUNTS_BEFORE" ]
 }
 
+@test "podman's default AppArmor profile confines what runs through shim" {
+	pm load -q -i "$ARCHIVE"
+	run pm run --rm --network none localhost/busybox:latest cat /proc/self/attr/current
+	assert_success
+	# podman loads containers-default-VERSION and names it in the config
+	[[ "$output" == "containers-default-"*" (enforce)" ]] || { show_run; false; }
+	run pm run --rm --network none --security-opt apparmor=unconfined localhost/busybox:latest \
+		cat /proc/self/attr/current
+	assert_success
+	assert_output unconfined
+}
+
 @test "containerd (ctr, runc v2 shim) runs a busybox container through shim" {
 	start_containerd
 	run ct images import --snapshotter native "$ARCHIVE"

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "shim/log.h"
+#include "shim/lsm.h"
+#include "shim/procfs.h"
+
+/* As runc tells: the module says it is enabled and its policy interface
+ * (securityfs) is there. */
+bool lsm_apparmor_enabled(void)
+{
+	char c = 0;
+	int fd = open("/sys/module/apparmor/parameters/enabled", O_RDONLY | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
+		return false;
+	if (read(fd, &c, 1) != 1)
+		c = 0;
+	close(fd);
+	return c == 'Y' && stat("/sys/kernel/security/apparmor", &st) == 0;
+}
+
+bool lsm_selinux_enabled(void)
+{
+	struct stat st;
+
+	return stat("/sys/fs/selinux/enforce", &st) == 0;
+}
+
+static bool given(const char *label)
+{
+	return label && *label;
+}
+
+int lsm_check(const struct oci_process *p, const char *mount_label, struct shim_error *err)
+{
+	if (given(p->apparmor_profile) && !lsm_apparmor_enabled())
+		return shim_fail(err, ENOTSUP, "process.apparmorProfile: \"%s\" asked for, but "
+				 "AppArmor is not enabled on this host", p->apparmor_profile);
+	if (given(p->selinux_label) && !lsm_selinux_enabled())
+		return shim_fail(err, ENOTSUP, "process.selinuxLabel: \"%s\" asked for, but "
+				 "SELinux is not enabled on this host", p->selinux_label);
+	if (given(mount_label))
+		return shim_fail(err, ENOTSUP, "linux.mountLabel: \"%s\": %s", mount_label,
+				 lsm_selinux_enabled() ? "SELinux mount labels are not supported yet"
+						       : "SELinux is not enabled on this host");
+	return 0;
+}
+
+/* attr/apparmor/exec (5.8), else the shared attr/exec. */
+static int set_apparmor(const char *profile, struct shim_error *err)
+{
+	struct shim_error ignored = { 0 };
+	int dir = procfs_open_self("attr/apparmor", O_PATH | O_DIRECTORY, &ignored);
+	char text[4096];
+
+	if (dir >= 0)
+		close(dir);
+	snprintf(text, sizeof(text), "exec %s", profile);
+	if (procfs_write_self(dir >= 0 ? "attr/apparmor/exec" : "attr/exec", text, err) < 0)
+		return shim_error_wrap(err, "process.apparmorProfile: \"%s\"", profile);
+	return 0;
+}
+
+int lsm_set_exec_labels(const struct oci_process *p, struct shim_error *err)
+{
+	if (given(p->apparmor_profile)) {
+		if (set_apparmor(p->apparmor_profile, err) < 0)
+			return -1;
+		log_debug("AppArmor profile %s set for the exec", p->apparmor_profile);
+	}
+	if (given(p->selinux_label) && procfs_write_self("attr/exec", p->selinux_label, err) < 0)
+		return shim_error_wrap(err, "process.selinuxLabel: \"%s\"", p->selinux_label);
+	return 0;
+}

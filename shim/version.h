@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* shim/version.h: what `--version` and `features` report. */
+#ifndef SHIM_VERSION_H
+#define SHIM_VERSION_H
+
+#define SHIM_VERSION "0.1.0"
+#define SHIM_SPEC_VERSION "1.2.0"
+
+#endif
