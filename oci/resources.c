@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "oci/json.h"
+#include "oci/refused.h"
 #include "oci/resources.h"
 #include "shim/cleanup.h"
 
@@ -72,6 +73,8 @@ static int parse_memory(yajl_val m, const char *path, struct oci_resources *r,
 	int has_limit, got;
 
 	snprintf(where, sizeof(where), "%s.memory", path);
+	if (json_get_bool(m, "checkBeforeUpdate", where, &r->check_before_update, err) < 0)
+		return -1;
 	has_limit = json_get_i64(m, "limit", where, -1, INT64_MAX, &limit, err);
 	if (has_limit < 0 || (has_limit == 0 && add_limit(r, "memory.max", limit, where, err) < 0))
 		return -1;
@@ -353,6 +356,8 @@ int oci_resources_parse(yajl_val obj, const char *path, struct oci_resources *r,
 	memset(r, 0, sizeof(*r));
 	if (!YAJL_IS_OBJECT(obj))
 		return json_fail(err, path, "must be an object");
+	if (refuse_resource_members(obj, path, err) < 0)
+		return -1;
 	if (json_get_object(obj, "memory", path, &mem, err) < 0 ||
 	    json_get_object(obj, "cpu", path, &cpu, err) < 0 ||
 	    json_get_object(obj, "pids", path, &pids, err) < 0 ||

@@ -41,6 +41,8 @@ struct oci_resources {
 	struct cgroup_setting *settings;
 	size_t n_settings;
 	bool has_devices;	/* devices given: replace the device program */
+	bool check_before_update;	/* memory.checkBeforeUpdate: `update` refuses a
+					 * memory limit below the current usage */
 	struct device_rule *devices;
 	size_t n_devices;
 };

@@ -13,6 +13,7 @@
 
 #include "oci/devices.h"
 #include "oci/json.h"
+#include "oci/refused.h"
 #include "oci/spec.h"
 #include "shim/cleanup.h"
 
@@ -692,7 +693,7 @@ static int parse_tree(yajl_val tree, struct oci_spec *s, struct shim_error *err)
 	     s->oci_version[strspn(s->oci_version, "0123456789")] != '\0'))
 		return json_fail(err, "ociVersion", "\"%s\": only runtime-spec 1.x is supported",
 				 s->oci_version);
-	if (parse_root(tree, s, err) < 0)
+	if (refuse_spec_members(tree, err) < 0 || parse_root(tree, s, err) < 0)
 		return -1;
 	if ((r = json_get_object(tree, "process", "", &proc, err)) < 0)
 		return -1;

@@ -209,6 +209,27 @@ static int parse_update(int argc, char **argv, struct oci_resources *r, struct s
 	return rc;
 }
 
+/* memory.checkBeforeUpdate: a new memory.max below memory.current is
+ * refused rather than left to reclaim or the OOM killer. */
+static int check_before_update(int cgroup_fd, const struct oci_resources *r,
+			       struct shim_error *err)
+{
+	const struct cgroup_setting *max = oci_resources_find(r, "memory.max");
+	char current[32];
+	unsigned long long limit, usage;
+
+	if (!r->check_before_update || !max || strcmp(max->value, "max") == 0)
+		return 0;
+	if (cgroup_read(cgroup_fd, "memory.current", current, sizeof(current), err) < 0)
+		return shim_error_wrap(err, "update: memory.checkBeforeUpdate");
+	limit = strtoull(max->value, NULL, 10);
+	usage = strtoull(current, NULL, 10);
+	if (limit < usage)
+		return shim_fail(err, EBUSY, "linux.resources.memory.checkBeforeUpdate: the new limit "
+				 "%llu is below the container's usage %llu", limit, usage);
+	return 0;
+}
+
 int cmd_update(const struct global_opts *g, int argc, char **argv, struct shim_error *err)
 {
 	struct oci_resources r;
@@ -227,7 +248,7 @@ int cmd_update(const struct global_opts *g, int argc, char **argv, struct shim_e
 		shim_fail(err, 0, "update: container %s is stopped", id);
 	else if (c.cgroup_fd < 0)
 		shim_fail(err, 0, "update: container %s has no cgroup (limits need cgroup v2)", id);
-	else
+	else if (check_before_update(c.cgroup_fd, &r, err) == 0)
 		rc = cgroup_apply(c.cgroup_fd, c.state->cgroup_path, &r, err);
 	container_release(&c);
 	oci_resources_release(&r);

@@ -134,6 +134,24 @@ start_sleeper() {
 	[ "$(cat $CG/c1/pids.max)" = max ]
 }
 
+@test "update with memory.checkBeforeUpdate refuses a limit below the usage" {
+	start_sleeper '.linux.resources.memory = {"limit": 67108864}'
+	run sh -c "echo '{\"memory\": {\"limit\": 4096, \"checkBeforeUpdate\": true}}' |
+		'$SHIM_BIN' --root '$ROOT' update -r - c1"
+	assert_failure
+	assert_output_has "linux.resources.memory.checkBeforeUpdate: the new limit 4096 is below the container's usage"
+	[ "$(cat $CG/c1/memory.max)" = 67108864 ]
+	echo '{"memory": {"limit": 33554432, "checkBeforeUpdate": true}}' | shim update -r - c1
+	[ "$(cat $CG/c1/memory.max)" = 33554432 ]
+}
+
+@test "update refuses cgroup v1 knobs by their path" {
+	start_sleeper
+	run sh -c "echo '{\"memory\": {\"swappiness\": 10}}' | '$SHIM_BIN' --root '$ROOT' update -r - c1"
+	assert_failure
+	assert_output_has "memory.swappiness: not supported: a cgroup v1 knob"
+}
+
 @test "update refuses a bad value naming the flag, and a bad file naming its path" {
 	start_sleeper
 	run shim update --memory 12q c1

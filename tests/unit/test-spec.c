@@ -326,9 +326,70 @@ TEST(only_runtime_spec_1_is_taken)
 	return 0;
 }
 
+TEST(linux_members_shim_cannot_apply_are_refused_by_path)
+{
+	CHECK(refuses(MINIMAL ",\"linux\":{\"timeOffsets\":{\"boottime\":{\"secs\":1}}}}",
+		      "linux.timeOffsets: needs a new time namespace in linux.namespaces"));
+	CHECK(refuses(MINIMAL ",\"linux\":{\"memoryPolicy\":{\"mode\":\"MPOL_BIND\"}}}",
+		      "linux.memoryPolicy: not supported: set_mempolicy is not supported yet"));
+	CHECK(refuses(MINIMAL ",\"linux\":{\"netDevices\":{\"eth1\":{}}}}",
+		      "linux.netDevices: not supported: moving host interfaces is not supported yet"));
+	CHECK(refuses(MINIMAL ",\"linux\":{\"intelRdt\":{\"closID\":\"a\"}}}",
+		      "linux.intelRdt: not supported: Intel RDT (resctrl) is not supported"));
+	return 0;
+}
+
+#define RES(json) MINIMAL ",\"linux\":{\"resources\":" json "}}"
+#define V1 ": not supported: a cgroup v1 knob: cgroup v2 has no such file"
+
+TEST(cgroup_v1_knobs_are_refused_by_path_when_they_ask_for_something)
+{
+	CHECK(refuses(RES("{\"memory\":{\"swappiness\":10}}"), "linux.resources.memory.swappiness" V1));
+	CHECK(refuses(RES("{\"memory\":{\"kernelTCP\":1}}"), "linux.resources.memory.kernelTCP" V1));
+	CHECK(refuses(RES("{\"memory\":{\"disableOOMKiller\":true}}"),
+		      "linux.resources.memory.disableOOMKiller" V1));
+	CHECK(refuses(RES("{\"memory\":{\"useHierarchy\":false}}"),
+		      "linux.resources.memory.useHierarchy: not supported: cgroup v2 is always "
+		      "hierarchical"));
+	CHECK(refuses(RES("{\"cpu\":{\"realtimeRuntime\":950000}}"),
+		      "linux.resources.cpu.realtimeRuntime" V1 " (no real-time group scheduling)"));
+	CHECK(refuses(RES("{\"blockIO\":{\"weightDevice\":[{\"major\":8,\"minor\":0,\"weight\":10},"
+			  "{\"major\":8,\"minor\":1,\"leafWeight\":10}]}}"),
+		      "linux.resources.blockIO.weightDevice[1].leafWeight" V1));
+	CHECK(refuses(RES("{\"network\":{\"classID\":1}}"),
+		      "linux.resources.network: not supported: net_cls and net_prio are cgroup v1 "
+		      "controllers"));
+	return 0;
+}
+
+TEST(cgroup_v1_knobs_that_ask_for_nothing_pass)
+{
+	struct oci_spec *s = parse(RES("{\"memory\":{\"disableOOMKiller\":false,\"useHierarchy\":true,"
+				       "\"swappiness\":null,\"kernel\":0},\"cpu\":{\"realtimeRuntime\":0}}"));
+
+	CHECK(s);
+	oci_spec_free(s);
+	return 0;
+}
+
+TEST(lsm_labels_are_read)
+{
+	struct oci_spec *s = parse("{\"ociVersion\":\"1.2.0\",\"root\":{\"path\":\"rootfs\"},"
+				   "\"process\":{\"user\":{\"uid\":0,\"gid\":0},\"args\":[\"sh\"],"
+				   "\"cwd\":\"/\",\"apparmorProfile\":\"p\",\"selinuxLabel\":\"l\"},"
+				   "\"linux\":{\"mountLabel\":\"m\"}}");
+
+	CHECK(s);
+	CHECK_STR(s->process.apparmor_profile, "p");
+	CHECK_STR(s->process.selinux_label, "l");
+	CHECK_STR(s->mount_label, "m");
+	oci_spec_free(s);
+	return 0;
+}
+
 int main(void)
 {
-	TAP_PLAN(20);
+	TAP_PLAN(24);
 	RUN(the_default_spec_parses);
 	RUN(a_minimal_config_parses);
 	RUN(unknown_members_are_ignored);
@@ -349,5 +410,9 @@ int main(void)
 	RUN(a_nul_escape_in_a_string_is_refused_by_its_path);
 	RUN(nesting_deeper_than_the_bound_is_refused);
 	RUN(only_runtime_spec_1_is_taken);
+	RUN(linux_members_shim_cannot_apply_are_refused_by_path);
+	RUN(cgroup_v1_knobs_are_refused_by_path_when_they_ask_for_something);
+	RUN(cgroup_v1_knobs_that_ask_for_nothing_pass);
+	RUN(lsm_labels_are_read);
 	TAP_DONE();
 }
