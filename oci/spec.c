@@ -716,9 +716,10 @@ static int parse_tree(yajl_val tree, struct oci_spec *s, struct shim_error *err)
 	if (json_get_object(tree, "annotations", "", &ann, err) < 0 ||
 	    (ann && parse_string_map(ann, "annotations", &s->annotations, err) < 0))
 		return -1;
-	if ((s->n_uid_mappings || s->n_gid_mappings) &&
-	    (!oci_spec_namespace(s, OCI_NS_USER) || oci_spec_namespace(s, OCI_NS_USER)->path))
-		return json_fail(err, "linux.uidMappings", "mappings need a new user namespace in linux.namespaces");
+	/* with a user namespace joined by path, they must match its own
+	 * (checked at create, shim/userns_join.h) */
+	if ((s->n_uid_mappings || s->n_gid_mappings) && !oci_spec_namespace(s, OCI_NS_USER))
+		return json_fail(err, "linux.uidMappings", "mappings need a user namespace in linux.namespaces");
 	if (oci_spec_namespace(s, OCI_NS_USER) && !oci_spec_namespace(s, OCI_NS_USER)->path &&
 	    (!s->n_uid_mappings || !s->n_gid_mappings))
 		return json_fail(err, "linux.uidMappings", "a new user namespace needs uidMappings and gidMappings");

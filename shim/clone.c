@@ -66,6 +66,9 @@ pid_t clone_with_pidfd(uint64_t ns_flags, int cgroup_fd, clone_fn fn, void *arg,
 	size_t size = offsetof(struct shim_clone_args, set_tid);
 	pid_t pid;
 
+	/* a sibling takes our parent's exit signal; clone3 wants none given */
+	if (ns_flags & CLONE_PARENT)
+		args.exit_signal = 0;
 	if (cgroup_fd >= 0) {
 		args.flags |= CLONE_INTO_CGROUP;
 		args.cgroup = (uint64_t)cgroup_fd;

@@ -42,6 +42,7 @@
 #include "shim/sysctl.h"
 #include "shim/syscalls.h"
 #include "shim/terminal.h"
+#include "shim/userns_join.h"
 
 #define DELETE_WAIT_MS 10000
 #define KEY_POSSESSOR_ALL 0x3f000000u	/* view, read, write, search, link, setattr */
@@ -139,6 +140,13 @@ static bool new_user_ns(const struct oci_spec *s)
 	return user && !user->path;
 }
 
+/* New or joined by path: the init then waits for SYNC_CONTINUE and acts as
+ * the namespace's root. */
+static bool has_user_ns(const struct oci_spec *s)
+{
+	return oci_spec_namespace(s, OCI_NS_USER) != NULL;
+}
+
 /* A bind source the runtime cloned for mounts[index]. */
 static int keep_bind_source(struct init_ctx *c, int index, int tree, struct shim_error *err)
 {
@@ -214,7 +222,7 @@ static int rootfs_reachable(struct init_ctx *c, struct shim_error *err)
 	uid_t uid = 0;
 	gid_t gid = 0;
 
-	if (!new_user_ns(c->spec) || access(c->rootfs, X_OK) == 0)
+	if (!has_user_ns(c->spec) || access(c->rootfs, X_OK) == 0)
 		return 0;
 	ns_root_host_ids(c->spec, &uid, &gid);
 	return shim_fail_errno(err, "root.path: %s is out of reach of the container's root (host "
@@ -229,7 +237,7 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 
 	if (process_set_cpus(c->spec->process.cpus_initial, "process.execCPUAffinity.initial", err) < 0)
 		return -1;
-	if (new_user_ns(c->spec) && init_enter_user_ns(c, err) < 0)
+	if (has_user_ns(c->spec) && init_enter_user_ns(c, err) < 0)
 		return -1;
 	if (rootfs_reachable(c, err) < 0)
 		return -1;
@@ -407,9 +415,11 @@ static int check_supported(const struct create_opts *o, const struct bundle *b,
 static int feed_user_ns(int sync_fd, const struct bundle *b, pid_t pid, int pidfd,
 			const int *prepared, struct shim_error *err)
 {
-	if (ns_write_id_maps(pid, b->spec, err) < 0)
-		return -1;
-	log_debug("uid_map and gid_map of %d written", (int)pid);
+	if (new_user_ns(b->spec)) {
+		if (ns_write_id_maps(pid, b->spec, err) < 0)
+			return -1;
+		log_debug("uid_map and gid_map of %d written", (int)pid);
+	}
 	if (bind_sources_send(pidfd, b->spec, b->path, prepared, sync_fd, err) < 0)
 		return -1;
 	if (sync_send_continue(sync_fd, pid) < 0)
@@ -475,7 +485,10 @@ static int spawn_init(const struct create_opts *o, const struct bundle *b, int d
 	ctx.sync_fd = sync[1];
 	ctx.console_fd = console[1];
 	ctx.prepared = idmapped;
-	pid = clone_with_pidfd(ns_clone_flags(b->spec), cgroup_fd, init_main, &ctx, pidfd, err);
+	pid = joins.fd[OCI_NS_USER] >= 0
+		      ? userns_join_clone(joins.fd[OCI_NS_USER], ns_clone_flags(b->spec), cgroup_fd,
+					  init_main, &ctx, pidfd, err)
+		      : clone_with_pidfd(ns_clone_flags(b->spec), cgroup_fd, init_main, &ctx, pidfd, err);
 	if (pid > 0)
 		log_debug("init cloned: pid %d, new namespaces 0x%llx", (int)pid,
 			  (unsigned long long)ns_clone_flags(b->spec));
@@ -484,7 +497,7 @@ static int spawn_init(const struct create_opts *o, const struct bundle *b, int d
 	sync[1] = safe_close(sync[1]);
 	console[1] = safe_close(console[1]);
 	if (pid > 0) {
-		r = new_user_ns(b->spec) ? feed_user_ns(sync[0], b, pid, *pidfd, idmapped, err) : 0;
+		r = has_user_ns(b->spec) ? feed_user_ns(sync[0], b, pid, *pidfd, idmapped, err) : 0;
 		if (r == 0)
 			r = after_clone(sync[0], console[0], o, b, dir_fd, cgroup_rel, pid, master, err);
 		if (r < 0) {
@@ -499,6 +512,24 @@ out:
 	fd_close_pair(sync);
 	fd_close_pair(console);
 	return r;
+}
+
+/* A user namespace joined by path: its maps are checked against the
+ * config's, or become them (shim/userns_join.h). */
+static int settle_joined_user_ns(struct oci_spec *spec, struct shim_error *err)
+{
+	const struct oci_namespace *user = oci_spec_namespace(spec, OCI_NS_USER);
+	_cleanup_close_ int fd = -1;
+
+	if (!user || !user->path)
+		return 0;
+	fd = open(user->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return shim_fail_errno(err, "linux.namespaces: user: open %s", user->path);
+	if (userns_join_mappings(spec, fd, err) < 0)
+		return -1;
+	log_debug("joining the user namespace %s: its maps are the container's", user->path);
+	return 0;
 }
 
 static int fchown_to_ns_root(int dir_fd, const struct oci_spec *s, struct shim_error *err)
@@ -568,7 +599,7 @@ int container_create(const struct create_opts *o, int *pidfd_out, int *master_ou
 		return -1;
 	log_debug("create %s: bundle %s, rootfs %s, %zu mounts, %zu namespaces", o->id, b.path,
 		  b.rootfs, b.spec->n_mounts, b.spec->n_namespaces);
-	if (check_supported(o, &b, err) < 0)
+	if (check_supported(o, &b, err) < 0 || settle_joined_user_ns(b.spec, err) < 0)
 		goto fail;
 	caps_warn_unknown(&b.spec->process.caps);
 	dir_fd = store_create(o->root, o->id, err);
@@ -583,7 +614,7 @@ int container_create(const struct create_opts *o, int *pidfd_out, int *master_ou
 		goto fail_remove;
 	}
 	/* the init writes it as the user namespace's root */
-	if (new_user_ns(b.spec) && fchown_to_ns_root(dir_fd, b.spec, err) < 0)
+	if (has_user_ns(b.spec) && fchown_to_ns_root(dir_fd, b.spec, err) < 0)
 		goto fail_remove;
 	log_debug("state folder %s/%s made and locked", o->root, o->id);
 	if (make_cgroup(o, b.spec, cgroup_rel, sizeof(cgroup_rel), &cgroup_fd, err) < 0)

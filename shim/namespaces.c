@@ -87,10 +87,7 @@ int ns_check_supported(const struct oci_spec *spec, struct shim_error *err)
 	if (!ns_has_mount(spec) && check_without_mount_ns(spec, err) < 0)
 		return -1;
 	user = oci_spec_namespace(spec, OCI_NS_USER);
-	if (user && user->path)
-		return shim_fail(err, ENOTSUP, "linux.namespaces: joining a user namespace by path "
-				 "is not supported yet");
-	for (size_t i = 0; user && i < spec->n_namespaces; i++)
+	for (size_t i = 0; user && !user->path && i < spec->n_namespaces; i++)
 		if (spec->namespaces[i].path)
 			return shim_fail(err, ENOTSUP, "linux.namespaces[%zu]: joining a namespace by path "
 					 "together with a new user namespace is not supported yet", i);
@@ -119,7 +116,8 @@ int ns_open_joins(const struct oci_spec *spec, struct ns_join *j, struct shim_er
 int ns_enter(struct ns_join *j, bool pid_only, struct shim_error *err)
 {
 	for (int t = 0; t < OCI_NS_COUNT; t++) {
-		if (j->fd[t] < 0 || (t == OCI_NS_PID) != pid_only)
+		/* a joined user namespace is entered at the clone (userns_join.h) */
+		if (j->fd[t] < 0 || (t == OCI_NS_PID) != pid_only || t == OCI_NS_USER)
 			continue;
 		if (setns(j->fd[t], (int)ns_flag[t]) < 0)
 			return shim_fail_errno(err, "joining the %s namespace", oci_ns_type_name(t));

@@ -61,7 +61,7 @@ with_user_ns() {
 	update_config --argjson m "$MAP" '.linux.uidMappings = $m | .linux.gidMappings = $m'
 	shim_detached create -b "$BUNDLE" c1
 	assert_failure
-	assert_output_has "linux.uidMappings: mappings need a new user namespace in linux.namespaces"
+	assert_output_has "linux.uidMappings: mappings need a user namespace in linux.namespaces"
 	setup_bundle true
 	update_config '.linux.namespaces += [{"type": "user"}]'
 	shim_detached create -b "$BUNDLE" c1
@@ -70,11 +70,70 @@ with_user_ns() {
 	assert_nothing_left
 }
 
-@test "joining a user namespace by path is refused rather than half done" {
-	update_config '.linux.namespaces += [{"type": "user", "path": "/proc/1/ns/user"}]'
+# A user namespace held by a sleeping process, mapped as $MAP: HOLDER.
+start_holder() {
+	unshare --user sleep 1000 < /dev/null > /dev/null 2>&1 3>&- &
+	HOLDER=$!
+	for _ in $(seq 50); do
+		[ "$(readlink /proc/$HOLDER/ns/user)" != "$(readlink /proc/self/ns/user)" ] && break
+		sleep 0.1
+	done
+	echo "0 100000 65536" > /proc/$HOLDER/uid_map
+	echo "0 100000 65536" > /proc/$HOLDER/gid_map
+}
+
+teardown() {
+	[ -z "${HOLDER:-}" ] || kill "$HOLDER" 2>/dev/null || true
+	default_teardown
+}
+
+join_holder() {
+	update_config --arg p "/proc/$HOLDER/ns/user" '.linux.namespaces += [{"type": "user", "path": $p}]'
+}
+
+@test "a user namespace joined by path is the container's, its new namespaces owned by it" {
+	start_holder
+	join_holder
+	update_config '.process.args = ["sleep", "1000"]'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	pid=$(shim state c1 | jq .pid)
+	[ "$(readlink /proc/$pid/ns/user)" = "$(readlink /proc/$HOLDER/ns/user)" ]
+	[ "$(readlink /proc/$pid/ns/mnt)" != "$(readlink /proc/self/ns/mnt)" ]
+	[ "$(awk '/^Uid:/ {print $2}' /proc/$pid/status)" = 100000 ]
+	run shim exec c1 sh -c 'echo $(id -u) $(cat /proc/self/uid_map)'
+	assert_success
+	assert_output "0 0 100000 65536"
+}
+
+@test "a joined user namespace takes a bind mount and a tmpfs" {
+	start_holder
+	join_holder
+	mkdir -p "$BATS_TEST_TMPDIR/root-only/inner"
+	echo from-the-host > "$BATS_TEST_TMPDIR/root-only/inner/f"
+	chmod 700 "$BATS_TEST_TMPDIR/root-only"
+	update_config --arg s "$BATS_TEST_TMPDIR/root-only/inner" \
+		'.process.args = ["sh", "-c", "cat /tmp/f; grep -c \" /root tmpfs\" /proc/mounts"] |
+		.mounts += [{"destination": "/tmp", "type": "bind", "source": $s, "options": ["rbind", "ro"]},
+		{"destination": "/root", "type": "tmpfs", "source": "tmpfs"}]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "from-the-host
+1"
+	assert_nothing_left
+}
+
+@test "mappings that match the joined user namespace are taken, others refused by name" {
+	start_holder
+	join_holder
+	update_config --argjson m "$MAP" '.linux.uidMappings = $m | .linux.gidMappings = $m'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "0 0 100000 65536"
+	update_config '.linux.uidMappings[0].hostID = 200000'
 	shim_detached create -b "$BUNDLE" c1
 	assert_failure
-	assert_output_has "linux.namespaces: joining a user namespace by path is not supported yet"
+	assert_output_has "linux.uidMappings: differ from the joined user namespace's (0 100000 65536)"
 	assert_nothing_left
 }
 

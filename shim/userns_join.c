@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "shim/cleanup.h"
+#include "shim/fd.h"
+#include "shim/fsutil.h"
+#include "shim/log.h"
+#include "shim/pidfd.h"
+#include "shim/syscalls.h"
+#include "shim/userns_join.h"
+
+#define MAP_TEXT 4096
+
+struct maps_job {
+	int user_fd;
+	int out;		/* pipe: uid_map, a NUL, gid_map */
+};
+
+static int copy_file(const char *path, int out)
+{
+	char buf[MAP_TEXT];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	return n < 0 || write(out, buf, (size_t)n) != n ? -1 : 0;
+}
+
+/* In the helper: the namespace's maps as its parent sees them. */
+static int read_maps(void *arg)
+{
+	const struct maps_job *j = arg;
+
+	if (setns(j->user_fd, CLONE_NEWUSER) < 0)
+		return 1;
+	if (copy_file("/proc/self/uid_map", j->out) < 0 || write(j->out, "", 1) != 1 ||
+	    copy_file("/proc/self/gid_map", j->out) < 0)
+		return 2;
+	return 0;
+}
+
+static int parse_map(const char *text, const char *field, struct oci_id_mapping **out, size_t *n,
+		     struct shim_error *err)
+{
+	size_t cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (const char *p = text; *p;) {
+		unsigned int c, h, s;
+		int used = 0;
+
+		if (sscanf(p, " %u %u %u%n", &c, &h, &s, &used) != 3)
+			break;
+		if (*n == cap) {
+			struct oci_id_mapping *more = realloc(*out, (cap = cap ? cap * 2 : 4) * sizeof(**out));
+
+			if (!more)
+				return shim_fail(err, ENOMEM, "%s", field);
+			*out = more;
+		}
+		(*out)[(*n)++] = (struct oci_id_mapping){ c, h, s };
+		p += used;
+	}
+	if (!*n)
+		return shim_fail(err, EINVAL, "%s: the joined user namespace has no mappings", field);
+	return 0;
+}
+
+static bool same_maps(const struct oci_id_mapping *a, size_t na, const struct oci_id_mapping *b,
+		      size_t nb)
+{
+	if (na != nb)
+		return false;
+	for (size_t i = 0; i < na; i++) {
+		size_t k = 0;
+
+		while (k < nb && memcmp(&a[i], &b[k], sizeof(a[i])) != 0)
+			k++;
+		if (k == nb)
+			return false;
+	}
+	return true;
+}
+
+static void format_maps(const struct oci_id_mapping *m, size_t n, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%u %u %u", i ? ", " : "",
+					 m[i].container_id, m[i].host_id, m[i].size);
+}
+
+/* Take the namespace's map, or check the config's against it. */
+static int settle(struct oci_id_mapping **cfg, size_t *ncfg, const char *text, const char *field,
+		  struct shim_error *err)
+{
+	struct oci_id_mapping *ns;
+	size_t nns;
+	char have[512];
+
+	if (parse_map(text, field, &ns, &nns, err) < 0)
+		return -1;
+	if (!*ncfg) {
+		free(*cfg);
+		*cfg = ns;
+		*ncfg = nns;
+		return 0;
+	}
+	if (same_maps(*cfg, *ncfg, ns, nns)) {
+		free(ns);
+		return 0;
+	}
+	format_maps(ns, nns, have, sizeof(have));
+	free(ns);
+	return shim_fail(err, EINVAL, "%s: differ from the joined user namespace's (%s)", field, have);
+}
+
+int userns_join_mappings(struct oci_spec *spec, int user_fd, struct shim_error *err)
+{
+	int pipefd[2], helper = -1, status = -1;
+	struct maps_job job = { .user_fd = user_fd };
+	char text[2 * MAP_TEXT + 2] = { 0 };
+	size_t got = 0;
+	ssize_t n;
+
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return shim_fail_errno(err, "pipe");
+	job.out = pipefd[1];
+	if (clone_with_pidfd(0, -1, read_maps, &job, &helper, err) < 0) {
+		fd_close_pair(pipefd);
+		return shim_error_wrap(err, "linux.namespaces: reading the user namespace's maps");
+	}
+	pipefd[1] = safe_close(pipefd[1]);
+	while (got < sizeof(text) - 1 && (n = read(pipefd[0], text + got, sizeof(text) - 1 - got)) > 0)
+		got += (size_t)n;
+	close(pipefd[0]);
+	if (pidfd_reap(helper, &status, err) < 0 || status != 0) {
+		close(helper);
+		return shim_fail(err, EPERM, "linux.namespaces: the user namespace to join cannot be "
+				 "entered (helper status %d)", status);
+	}
+	close(helper);
+	if (settle(&spec->uid_mappings, &spec->n_uid_mappings, text, "linux.uidMappings", err) < 0 ||
+	    settle(&spec->gid_mappings, &spec->n_gid_mappings, text + strlen(text) + 1,
+		   "linux.gidMappings", err) < 0)
+		return -1;
+	return 0;
+}
+
+struct clone_job {
+	int user_fd;
+	uint64_t ns_flags;
+	int cgroup_fd;
+	clone_fn fn;
+	void *arg;
+	int out;		/* pipe: the init's pid */
+};
+
+/* In the helper: the init, cloned from inside the namespace, as a sibling. */
+static int clone_inside(void *arg)
+{
+	const struct clone_job *j = arg;
+	struct shim_error err = { 0 };
+	int pidfd = -1;
+	pid_t pid;
+
+	if (setns(j->user_fd, CLONE_NEWUSER) < 0)
+		return 1;
+	pid = clone_with_pidfd(j->ns_flags | CLONE_PARENT, j->cgroup_fd, j->fn, j->arg, &pidfd, &err);
+	if (pid < 0) {
+		char text[1200];
+
+		dprintf(STDERR_FILENO, "shim: %s\n", shim_error_text(&err, text, sizeof(text)));
+		return 2;
+	}
+	close(pidfd);
+	return write(j->out, &pid, sizeof(pid)) == sizeof(pid) ? 0 : 3;
+}
+
+pid_t userns_join_clone(int user_fd, uint64_t ns_flags, int cgroup_fd, clone_fn fn, void *arg,
+			int *pidfd, struct shim_error *err)
+{
+	struct clone_job job = { user_fd, ns_flags, cgroup_fd, fn, arg, -1 };
+	int pipefd[2], helper = -1, status = -1;
+	pid_t pid = -1;
+
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return shim_fail_errno(err, "pipe");
+	job.out = pipefd[1];
+	if (clone_with_pidfd(0, -1, clone_inside, &job, &helper, err) < 0) {
+		fd_close_pair(pipefd);
+		return -1;
+	}
+	pipefd[1] = safe_close(pipefd[1]);
+	if (read(pipefd[0], &pid, sizeof(pid)) != sizeof(pid))
+		pid = -1;
+	close(pipefd[0]);
+	pidfd_reap(helper, &status, NULL);
+	close(helper);
+	if (pid <= 0)
+		return shim_fail(err, EPERM, "linux.namespaces: cloning the init inside the joined "
+				 "user namespace failed (helper status %d)", status);
+	/* our child (CLONE_PARENT), unreaped: its PID cannot be reused yet */
+	*pidfd = sys_pidfd_open(pid, 0);
+	if (*pidfd < 0) {
+		shim_fail_errno(err, "pidfd_open %d", (int)pid);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return -1;
+	}
+	return pid;
+}
