@@ -274,7 +274,8 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 		return -1;
 	plan->cwd_must_exist = !own_mounts;
 	if (sysctl_apply(c->spec->sysctl, err) < 0 ||
-	    process_prepare(&c->spec->process, &c->spec->seccomp, plan, err) < 0)
+	    process_prepare(&c->spec->process, &c->spec->seccomp, plan, err) < 0 ||
+	    process_try_privileges(&c->spec->process, err) < 0)
 		return -1;
 	if (c->agent_fd >= 0 && plan_agent(c, plan, err) < 0)
 		return -1;

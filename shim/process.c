@@ -14,10 +14,12 @@
 
 #include "shim/caps.h"
 #include "shim/cleanup.h"
+#include "shim/clone.h"
 #include "shim/fd.h"
 #include "shim/fsutil.h"
 #include "shim/log.h"
 #include "shim/lsm.h"
+#include "shim/pidfd.h"
 #include "shim/process.h"
 #include "shim/procfs.h"
 #include "shim/rootfs.h"
@@ -218,6 +220,55 @@ static int set_user(const struct oci_user *u, struct shim_error *err)
 		return shim_fail_errno(err, "process.user.gid: setgid %u", (unsigned)u->gid);
 	if (setresuid(u->uid, u->uid, u->uid) < 0)
 		return shim_fail_errno(err, "process.user.uid: setuid %u", (unsigned)u->uid);
+	return 0;
+}
+
+struct privileges_try {
+	const struct oci_process *p;
+	int out;		/* pipe: the child's error, if any */
+};
+
+static int try_privileges(void *arg)
+{
+	const struct privileges_try *t = arg;
+	struct shim_error err = { 0 };
+
+	if (caps_drop_bounding(&t->p->caps, &err) < 0 || set_user(&t->p->user, &err) < 0 ||
+	    caps_set(&t->p->caps, &err) < 0) {
+		if (write(t->out, &err, sizeof(err)) != sizeof(err))
+			return 2;
+		return 1;
+	}
+	return 0;
+}
+
+int process_try_privileges(const struct oci_process *p, struct shim_error *err)
+{
+	struct privileges_try t = { .p = p };
+	struct shim_error child = { 0 };
+	int pipefd[2], pidfd = -1, status = -1;
+	ssize_t n;
+
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return shim_fail_errno(err, "pipe");
+	t.out = pipefd[1];
+	if (clone_with_pidfd(0, -1, try_privileges, &t, &pidfd, err) < 0) {
+		fd_close_pair(pipefd);
+		return -1;
+	}
+	close(pipefd[1]);
+	n = read(pipefd[0], &child, sizeof(child));
+	close(pipefd[0]);
+	pidfd_reap(pidfd, &status, NULL);
+	close(pidfd);
+	if (n == (ssize_t)sizeof(child)) {
+		child.msg[sizeof(child.msg) - 1] = '\0';
+		*err = child;
+		return -1;
+	}
+	if (status != 0)
+		return shim_fail(err, 0, "trying process.user and process.capabilities: the child "
+				 "exited %d", status);
 	return 0;
 }
 

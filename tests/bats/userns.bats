@@ -232,3 +232,12 @@ read-only"
 	assert_output_has "(/tmp): source /no/such/source: No such file or directory"
 	assert_nothing_left
 }
+
+@test "a process.user the user namespace does not map fails create, named, leaving nothing" {
+	with_user_ns
+	update_config '.process.user.uid = 70000'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "process.user.uid: setuid 70000: Invalid argument"
+	assert_nothing_left
+}
