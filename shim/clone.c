@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "shim/clone.h"
+#include "shim/pidfd.h"
 #include "shim/syscalls.h"
 
 /*
@@ -85,4 +86,46 @@ pid_t clone_with_pidfd(uint64_t ns_flags, int cgroup_fd, clone_fn fn, void *arg,
 	if (pid > 0)
 		*pidfd = fd;
 	return pid;
+}
+
+struct helper_call {
+	helper_fn fn;
+	void *arg;
+	int out;
+};
+
+static int run_helper(void *arg)
+{
+	struct helper_call *h = arg;
+
+	return h->fn(h->arg, h->out);
+}
+
+ssize_t clone_helper_output(helper_fn fn, void *arg, void *buf, size_t len, int *status,
+			    struct shim_error *err)
+{
+	struct helper_call h = { fn, arg, -1 };
+	int pipefd[2], pidfd = -1;
+	size_t got = 0;
+	ssize_t n = 0;
+
+	*status = -1;
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return shim_fail_errno(err, "pipe for a helper");
+	h.out = pipefd[1];
+	if (clone_with_pidfd(0, -1, run_helper, &h, &pidfd, err) < 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return -1;
+	}
+	close(pipefd[1]);
+	while (got < len && (n = read(pipefd[0], (char *)buf + got, len - got)) > 0)
+		got += (size_t)n;
+	close(pipefd[0]);
+	if (pidfd_reap(pidfd, status, err) < 0) {
+		close(pidfd);
+		return -1;
+	}
+	close(pidfd);
+	return (ssize_t)got;
 }

@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "shim/error.h"
 
@@ -22,5 +23,14 @@ typedef int (*clone_fn)(void *arg);
  * and its pidfd in *pidfd, or -1 with err. */
 pid_t clone_with_pidfd(uint64_t ns_flags, int cgroup_fd, clone_fn fn, void *arg, int *pidfd,
 		       struct shim_error *err);
+
+/* Runs in a helper child with the write end of a pipe. */
+typedef int (*helper_fn)(void *arg, int out);
+
+/* Run fn(arg, out) in a fork-like child, read what it writes to out (up
+ * to len bytes, until it exits), reap it. Returns the byte count and the
+ * child's shell-style status in *status, or -1 with err. */
+ssize_t clone_helper_output(helper_fn fn, void *arg, void *buf, size_t len, int *status,
+			    struct shim_error *err);
 
 #endif

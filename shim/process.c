@@ -223,44 +223,27 @@ static int set_user(const struct oci_user *u, struct shim_error *err)
 	return 0;
 }
 
-struct privileges_try {
-	const struct oci_process *p;
-	int out;		/* pipe: the child's error, if any */
-};
-
-static int try_privileges(void *arg)
+/* In the helper: the drop process_exec makes; its error to out. */
+static int try_privileges(void *arg, int out)
 {
-	const struct privileges_try *t = arg;
+	const struct oci_process *p = arg;
 	struct shim_error err = { 0 };
 
-	if (caps_drop_bounding(&t->p->caps, &err) < 0 || set_user(&t->p->user, &err) < 0 ||
-	    caps_set(&t->p->caps, &err) < 0) {
-		if (write(t->out, &err, sizeof(err)) != sizeof(err))
-			return 2;
-		return 1;
-	}
+	if (caps_drop_bounding(&p->caps, &err) < 0 || set_user(&p->user, &err) < 0 ||
+	    caps_set(&p->caps, &err) < 0)
+		return write(out, &err, sizeof(err)) == sizeof(err) ? 1 : 2;
 	return 0;
 }
 
 int process_try_privileges(const struct oci_process *p, struct shim_error *err)
 {
-	struct privileges_try t = { .p = p };
 	struct shim_error child = { 0 };
-	int pipefd[2], pidfd = -1, status = -1;
-	ssize_t n;
+	int status;
+	ssize_t n = clone_helper_output(try_privileges, (void *)p, &child, sizeof(child), &status,
+					err);
 
-	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		return shim_fail_errno(err, "pipe");
-	t.out = pipefd[1];
-	if (clone_with_pidfd(0, -1, try_privileges, &t, &pidfd, err) < 0) {
-		fd_close_pair(pipefd);
-		return -1;
-	}
-	close(pipefd[1]);
-	n = read(pipefd[0], &child, sizeof(child));
-	close(pipefd[0]);
-	pidfd_reap(pidfd, &status, NULL);
-	close(pidfd);
+	if (n < 0)
+		return shim_error_wrap(err, "trying process.user and process.capabilities");
 	if (n == (ssize_t)sizeof(child)) {
 		child.msg[sizeof(child.msg) - 1] = '\0';
 		*err = child;

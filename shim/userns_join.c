@@ -19,11 +19,6 @@
 
 #define MAP_TEXT 4096
 
-struct maps_job {
-	int user_fd;
-	int out;		/* pipe: uid_map, a NUL, gid_map */
-};
-
 static int copy_file(const char *path, int out)
 {
 	char buf[MAP_TEXT];
@@ -35,15 +30,16 @@ static int copy_file(const char *path, int out)
 	return n < 0 || write(out, buf, (size_t)n) != n ? -1 : 0;
 }
 
-/* In the helper: the namespace's maps as its parent sees them. */
-static int read_maps(void *arg)
+/* In the helper: the namespace's maps as its parent sees them, uid_map,
+ * a NUL, gid_map. */
+static int read_maps(void *arg, int out)
 {
-	const struct maps_job *j = arg;
+	const int *user_fd = arg;
 
-	if (setns(j->user_fd, CLONE_NEWUSER) < 0)
+	if (setns(*user_fd, CLONE_NEWUSER) < 0)
 		return 1;
-	if (copy_file("/proc/self/uid_map", j->out) < 0 || write(j->out, "", 1) != 1 ||
-	    copy_file("/proc/self/gid_map", j->out) < 0)
+	if (copy_file("/proc/self/uid_map", out) < 0 || write(out, "", 1) != 1 ||
+	    copy_file("/proc/self/gid_map", out) < 0)
 		return 2;
 	return 0;
 }
@@ -129,29 +125,15 @@ static int settle(struct oci_id_mapping **cfg, size_t *ncfg, const char *text, c
 
 int userns_join_mappings(struct oci_spec *spec, int user_fd, struct shim_error *err)
 {
-	int pipefd[2], helper = -1, status = -1;
-	struct maps_job job = { .user_fd = user_fd };
 	char text[2 * MAP_TEXT + 2] = { 0 };
-	size_t got = 0;
-	ssize_t n;
+	int status;
+	ssize_t n = clone_helper_output(read_maps, &user_fd, text, sizeof(text) - 1, &status, err);
 
-	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		return shim_fail_errno(err, "pipe");
-	job.out = pipefd[1];
-	if (clone_with_pidfd(0, -1, read_maps, &job, &helper, err) < 0) {
-		fd_close_pair(pipefd);
+	if (n < 0)
 		return shim_error_wrap(err, "linux.namespaces: reading the user namespace's maps");
-	}
-	pipefd[1] = safe_close(pipefd[1]);
-	while (got < sizeof(text) - 1 && (n = read(pipefd[0], text + got, sizeof(text) - 1 - got)) > 0)
-		got += (size_t)n;
-	close(pipefd[0]);
-	if (pidfd_reap(helper, &status, err) < 0 || status != 0) {
-		close(helper);
+	if (status != 0)
 		return shim_fail(err, EPERM, "linux.namespaces: the user namespace to join cannot be "
 				 "entered (helper status %d)", status);
-	}
-	close(helper);
 	if (settle(&spec->uid_mappings, &spec->n_uid_mappings, text, "linux.uidMappings", err) < 0 ||
 	    settle(&spec->gid_mappings, &spec->n_gid_mappings, text + strlen(text) + 1,
 		   "linux.gidMappings", err) < 0)
@@ -165,11 +147,11 @@ struct clone_job {
 	int cgroup_fd;
 	clone_fn fn;
 	void *arg;
-	int out;		/* pipe: the init's pid */
 };
 
-/* In the helper: the init, cloned from inside the namespace, as a sibling. */
-static int clone_inside(void *arg)
+/* In the helper: the init, cloned from inside the namespace as our
+ * sibling; its pid to out. */
+static int clone_inside(void *arg, int out)
 {
 	const struct clone_job *j = arg;
 	struct shim_error err = { 0 };
@@ -186,30 +168,20 @@ static int clone_inside(void *arg)
 		return 2;
 	}
 	close(pidfd);
-	return write(j->out, &pid, sizeof(pid)) == sizeof(pid) ? 0 : 3;
+	return write(out, &pid, sizeof(pid)) == sizeof(pid) ? 0 : 3;
 }
 
 pid_t userns_join_clone(int user_fd, uint64_t ns_flags, int cgroup_fd, clone_fn fn, void *arg,
 			int *pidfd, struct shim_error *err)
 {
-	struct clone_job job = { user_fd, ns_flags, cgroup_fd, fn, arg, -1 };
-	int pipefd[2], helper = -1, status = -1;
+	struct clone_job job = { user_fd, ns_flags, cgroup_fd, fn, arg };
 	pid_t pid = -1;
+	int status;
+	ssize_t n = clone_helper_output(clone_inside, &job, &pid, sizeof(pid), &status, err);
 
-	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		return shim_fail_errno(err, "pipe");
-	job.out = pipefd[1];
-	if (clone_with_pidfd(0, -1, clone_inside, &job, &helper, err) < 0) {
-		fd_close_pair(pipefd);
+	if (n < 0)
 		return -1;
-	}
-	pipefd[1] = safe_close(pipefd[1]);
-	if (read(pipefd[0], &pid, sizeof(pid)) != sizeof(pid))
-		pid = -1;
-	close(pipefd[0]);
-	pidfd_reap(helper, &status, NULL);
-	close(helper);
-	if (pid <= 0)
+	if (n != (ssize_t)sizeof(pid) || pid <= 0)
 		return shim_fail(err, EPERM, "linux.namespaces: cloning the init inside the joined "
 				 "user namespace failed (helper status %d)", status);
 	/* our child (CLONE_PARENT), unreaped: its PID cannot be reused yet */
