@@ -38,7 +38,7 @@ PROFILE
 
 @test "process.apparmorProfile confines the container: it is current, its denial holds" {
 	load_test_profile
-	update_config '.process.apparmorProfile = "shim-test" |
+	update_config '.process.apparmorProfile = "shim-test" | .root.readonly = false |
 		.process.args = ["sh", "-c", "cat /proc/self/attr/current; touch /etc/x 2>&1; touch /tmp/y && echo tmp ok"]'
 	run shim run -b "$BUNDLE" c1
 	assert_success
