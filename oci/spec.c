@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 
 #include "oci/devices.h"
+#include "oci/idlist.h"
 #include "oci/json.h"
 #include "oci/refused.h"
 #include "oci/spec.h"
@@ -335,29 +336,12 @@ static int parse_scheduler(yajl_val proc, struct oci_process *p, struct shim_err
 /* "0-3,7": CPU numbers and ranges, as taskset and the cpuset files take. */
 static int check_cpu_list(const char *list, const char *where, struct shim_error *err)
 {
-	const char *p = list;
+	unsigned long mask[IDLIST_WORDS], big = 0;
+	int r = idlist_parse(list, mask, &big);
 
-	while (*p) {
-		char *end;
-		unsigned long a = strtoul(p, &end, 10), b = a;
-
-		if (end == p)
-			break;
-		if (*end == '-') {
-			p = end + 1;
-			b = strtoul(p, &end, 10);
-			if (end == p || b < a)
-				break;
-		}
-		if (b >= 1024)
-			return json_fail(err, where, "\"%s\": CPU %lu is past 1023", list, b);
-		p = end;
-		if (*p == ',' && p[1])
-			p++;
-		else if (*p)
-			break;
-	}
-	if (*p || !*list)
+	if (r == -2)
+		return json_fail(err, where, "\"%s\": CPU %lu is past %d", list, big, IDLIST_MAX - 1);
+	if (r < 0)
 		return json_fail(err, where, "\"%s\" is not a CPU list such as 0-3,7", list);
 	return 0;
 }
@@ -607,6 +591,81 @@ static int parse_time_offsets(yajl_val lx, struct oci_spec *s, struct shim_error
 	return 0;
 }
 
+static const char *const mpol_modes[] = {	/* by MPOL_* number */
+	"MPOL_DEFAULT", "MPOL_PREFERRED", "MPOL_BIND", "MPOL_INTERLEAVE", "MPOL_LOCAL",
+	"MPOL_PREFERRED_MANY", "MPOL_WEIGHTED_INTERLEAVE",
+};
+
+static const struct {
+	const char *name;
+	unsigned int bit;
+} mpol_flags[] = {
+	{ "MPOL_F_NUMA_BALANCING", 1u << 13 },
+	{ "MPOL_F_RELATIVE_NODES", 1u << 14 },
+	{ "MPOL_F_STATIC_NODES", 1u << 15 },
+};
+
+static int mpol_flag(const char *name, unsigned int *bit)
+{
+	for (size_t k = 0; k < sizeof(mpol_flags) / sizeof(mpol_flags[0]); k++)
+		if (strcmp(mpol_flags[k].name, name) == 0) {
+			*bit = mpol_flags[k].bit;
+			return 0;
+		}
+	return -1;
+}
+
+static int parse_mpol_flags(yajl_val mp, struct oci_memory_policy *m, struct shim_error *err)
+{
+	char **flags = NULL;
+	int r = 0;
+
+	if (json_get_strv(mp, "flags", "linux.memoryPolicy", &flags, err) < 0)
+		return -1;
+	for (size_t i = 0; r == 0 && flags && flags[i]; i++) {
+		unsigned int bit;
+		char where[48];
+
+		snprintf(where, sizeof(where), "linux.memoryPolicy.flags[%zu]", i);
+		if (mpol_flag(flags[i], &bit) < 0)
+			r = json_fail(err, where, "unknown flag \"%s\"", flags[i]);
+		else
+			m->flags |= bit;
+	}
+	strv_free(flags);
+	return r;
+}
+
+/* linux.memoryPolicy: set_mempolicy's mode, node list and flags. */
+static int parse_memory_policy(yajl_val lx, struct oci_spec *s, struct shim_error *err)
+{
+	struct oci_memory_policy *m = &s->memory_policy;
+	unsigned long mask[IDLIST_WORDS], big = 0;
+	yajl_val mp = NULL;
+	char *mode = NULL;
+	int r;
+
+	if (json_get_object(lx, "memoryPolicy", "linux", &mp, err) < 0 || !mp)
+		return mp ? -1 : 0;
+	m->present = true;
+	if ((r = json_get_string(mp, "mode", "linux.memoryPolicy", &mode, err)) != 0)
+		return r < 0 ? -1 : json_fail(err, "linux.memoryPolicy.mode", "missing");
+	for (m->mode = 0; m->mode < (int)(sizeof(mpol_modes) / sizeof(mpol_modes[0])); m->mode++)
+		if (strcmp(mpol_modes[m->mode], mode) == 0)
+			break;
+	r = m->mode == (int)(sizeof(mpol_modes) / sizeof(mpol_modes[0]));
+	if (r)
+		json_fail(err, "linux.memoryPolicy.mode", "unknown mode \"%s\"", mode);
+	free(mode);
+	if (r || json_get_string(mp, "nodes", "linux.memoryPolicy", &m->nodes, err) < 0 ||
+	    parse_mpol_flags(mp, m, err) < 0)
+		return -1;
+	if (m->nodes && *m->nodes && (r = idlist_parse(m->nodes, mask, &big)) < 0)
+		return json_fail(err, "linux.memoryPolicy.nodes", "\"%s\" is not a node list such "
+				 "as 0-1,3", m->nodes);
+	return 0;
+}
+
 static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 {
 	yajl_val namespaces = NULL, sysctl = NULL, res = NULL, seccomp = NULL;
@@ -625,6 +684,7 @@ static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 		if (!*s->sysctl[i] || strchr(s->sysctl[i], '/') || strstr(s->sysctl[i], ".."))
 			return json_fail(err, "linux.sysctl", "\"%s\" is not a sysctl name", s->sysctl[i]);
 	if (parse_personality(lx, s, err) < 0 || parse_time_offsets(lx, s, err) < 0 ||
+	    parse_memory_policy(lx, s, err) < 0 ||
 	    parse_mappings(lx, "uidMappings", "linux", &s->uid_mappings, &s->n_uid_mappings, err) < 0 ||
 	    parse_mappings(lx, "gidMappings", "linux", &s->gid_mappings, &s->n_gid_mappings, err) < 0)
 		return -1;
@@ -816,6 +876,7 @@ void oci_spec_free(struct oci_spec *s)
 	strv_free(s->readonly_paths);
 	free(s->rootfs_propagation);
 	free(s->mount_label);
+	free(s->memory_policy.nodes);
 	strv_free(s->annotations);
 	strv_free(s->sysctl);
 	free(s->cgroups_path);

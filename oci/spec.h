@@ -142,6 +142,12 @@ struct oci_spec {
 		int64_t secs;
 		uint32_t nanosecs;
 	} boottime, monotonic;
+	struct oci_memory_policy {	/* linux.memoryPolicy */
+		bool present;
+		int mode;		/* MPOL_* */
+		unsigned int flags;	/* MPOL_F_* */
+		char *nodes;		/* "0-1", or NULL */
+	} memory_policy;
 	bool has_personality;	/* linux.personality given */
 	unsigned long personality;	/* PER_LINUX or PER_LINUX32 */
 	struct oci_seccomp seccomp;	/* .present: "linux.seccomp" is given */

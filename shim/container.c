@@ -247,6 +247,8 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 		return -1;
 	if (c->spec->has_time_offsets && ns_new_time(c->spec, err) < 0)
 		return -1;
+	if (process_set_mempolicy(&c->spec->memory_policy, err) < 0)
+		return -1;
 	if (c->new_keyring && join_session_keyring(c->id, err) < 0)
 		return -1;
 	/* before any mount of the container's: the handle sysctls and

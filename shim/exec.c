@@ -93,7 +93,8 @@ static int child_setup(struct exec_ctx *x, struct process_plan *plan, struct shi
 	/* joining the mount namespace moved us to its root: the container's;
 	 * a container in the runtime's own has nothing made on the host */
 	plan->cwd_must_exist = !(x->ns_flags & CLONE_NEWNS);
-	if (process_prepare(x->o->process, x->o->seccomp, plan, err) < 0)
+	if (process_prepare(x->o->process, x->o->seccomp, plan, err) < 0 ||
+	    (x->o->memory_policy && process_set_mempolicy(x->o->memory_policy, err) < 0))
 		return -1;
 	if (x->console_fd >= 0 && terminal_setup(x->console_fd, x->o->process, false, err) < 0)
 		return -1;

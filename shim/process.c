@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "oci/idlist.h"
 #include "shim/caps.h"
 #include "shim/cleanup.h"
 #include "shim/clone.h"
@@ -144,25 +145,33 @@ static int build_env(const struct oci_process *p, struct process_plan *plan,
 
 int process_set_cpus(const char *list, const char *field, struct shim_error *err)
 {
-	cpu_set_t set;
-	const char *p = list;
+	unsigned long mask[IDLIST_WORDS], big;
 
 	if (!list)
 		return 0;
-	CPU_ZERO(&set);
-	/* the format oci/ checked: "0-3,7" */
-	while (*p) {
-		char *end;
-		unsigned long a = strtoul(p, &end, 10), b = a;
-
-		if (*end == '-')
-			b = strtoul(end + 1, &end, 10);
-		for (unsigned long cpu = a; cpu <= b && cpu < CPU_SETSIZE; cpu++)
-			CPU_SET(cpu, &set);
-		p = *end == ',' ? end + 1 : end;
-	}
-	if (sched_setaffinity(0, sizeof(set), &set) < 0)
+	/* oci/ checked the list: it parses */
+	if (idlist_parse(list, mask, &big) < 0)
+		return shim_fail(err, EINVAL, "%s \"%s\": not a CPU list", field, list);
+	if (sched_setaffinity(0, sizeof(mask), (cpu_set_t *)mask) < 0)
 		return shim_fail_errno(err, "%s \"%s\": sched_setaffinity", field, list);
+	return 0;
+}
+
+int process_set_mempolicy(const struct oci_memory_policy *m, struct shim_error *err)
+{
+	unsigned long mask[IDLIST_WORDS] = { 0 }, big;
+	bool nodes = m->nodes && *m->nodes;
+
+	if (!m->present)
+		return 0;
+	if (nodes && idlist_parse(m->nodes, mask, &big) < 0)
+		return shim_fail(err, EINVAL, "linux.memoryPolicy.nodes \"%s\": not a node list",
+				 m->nodes);
+	/* maxnode counts bits, one past the last the kernel reads */
+	if (sys_set_mempolicy(m->mode | (int)m->flags, nodes ? mask : NULL,
+			      nodes ? IDLIST_MAX + 1 : 0) < 0)
+		return shim_fail_errno(err, "linux.memoryPolicy: set_mempolicy(%d, \"%s\")", m->mode,
+				       nodes ? m->nodes : "");
 	return 0;
 }
 

@@ -43,6 +43,9 @@ int process_prepare(const struct oci_process *p, const struct oci_seccomp *secco
  * fails create, as runc reports it, not the later start. */
 int process_try_privileges(const struct oci_process *p, struct shim_error *err);
 
+/* linux.memoryPolicy for this process and what it execs. */
+int process_set_mempolicy(const struct oci_memory_policy *m, struct shim_error *err);
+
 int process_set_cpus(const char *list, const char *field, struct shim_error *err);
 
 /* process.rlimits on pid (0: ourselves). The runtime sets them on the

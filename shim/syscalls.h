@@ -407,4 +407,17 @@ static inline int sys_seccomp(unsigned int op, unsigned int flags, void *args)
 #endif
 }
 
+/* --- set_mempolicy (2.6.7; MPOL_PREFERRED_MANY 5.15), glibc leaves it to libnuma --- */
+
+static inline long sys_set_mempolicy(int mode, const unsigned long *nodemask,
+				     unsigned long maxnode)
+{
+#ifdef __NR_set_mempolicy
+	return syscall(__NR_set_mempolicy, mode, nodemask, maxnode);
+#else
+	(void)mode, (void)nodemask, (void)maxnode;
+	return SHIM_ENOSYS();
+#endif
+}
+
 #endif /* SHIM_SYSCALLS_H */

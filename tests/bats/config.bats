@@ -204,3 +204,31 @@ boottime 1000000 5" sh -c 'tr -s " " < /proc/self/timens_offsets'
 	assert_output_has "linux.timeOffsets: needs a new time namespace in linux.namespaces"
 	assert_nothing_left
 }
+
+@test "linux.memoryPolicy interleaves over the guest's two NUMA nodes" {
+	[ -d /sys/devices/system/node/node1 ] || { echo "the guest has one NUMA node"; false; }
+	CONFIG_EDIT='.linux.memoryPolicy = {"mode": "MPOL_INTERLEAVE", "nodes": "0-1"}' \
+		run_outputs "interleave:0-1" sh -c 'head -1 /proc/self/numa_maps | cut -d" " -f2'
+}
+
+@test "linux.memoryPolicy binds to a node with its flags, for exec too" {
+	setup_bundle sleep 1000
+	update_config '.linux.memoryPolicy = {"mode": "MPOL_BIND", "nodes": "1",
+		"flags": ["MPOL_F_STATIC_NODES"]}'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	pid=$(shim state c1 | jq .pid)
+	[ "$(head -1 /proc/$pid/numa_maps | cut -d' ' -f2)" = "bind=static:1" ]
+	run shim exec c1 sh -c 'head -1 /proc/self/numa_maps | cut -d" " -f2'
+	assert_success
+	assert_output "bind=static:1"
+}
+
+@test "linux.memoryPolicy on a node the machine lacks fails create, named" {
+	setup_bundle true
+	update_config '.linux.memoryPolicy = {"mode": "MPOL_BIND", "nodes": "5"}'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has 'linux.memoryPolicy: set_mempolicy(2, "5"): Invalid argument'
+	assert_nothing_left
+}

@@ -330,8 +330,14 @@ TEST(linux_members_shim_cannot_apply_are_refused_by_path)
 {
 	CHECK(refuses(MINIMAL ",\"linux\":{\"timeOffsets\":{\"boottime\":{\"secs\":1}}}}",
 		      "linux.timeOffsets: needs a new time namespace in linux.namespaces"));
-	CHECK(refuses(MINIMAL ",\"linux\":{\"memoryPolicy\":{\"mode\":\"MPOL_BIND\"}}}",
-		      "linux.memoryPolicy: not supported: set_mempolicy is not supported yet"));
+	CHECK(refuses(MINIMAL ",\"linux\":{\"memoryPolicy\":{\"mode\":\"MPOL_NOPE\"}}}",
+		      "linux.memoryPolicy.mode: unknown mode \"MPOL_NOPE\""));
+	CHECK(refuses(MINIMAL ",\"linux\":{\"memoryPolicy\":{\"mode\":\"MPOL_BIND\","
+			      "\"nodes\":\"1-\"}}}",
+		      "linux.memoryPolicy.nodes: \"1-\" is not a node list such as 0-1,3"));
+	CHECK(refuses(MINIMAL ",\"linux\":{\"memoryPolicy\":{\"mode\":\"MPOL_BIND\","
+			      "\"flags\":[\"MPOL_F_X\"]}}}",
+		      "linux.memoryPolicy.flags[0]: unknown flag \"MPOL_F_X\""));
 	CHECK(refuses(MINIMAL ",\"linux\":{\"netDevices\":{\"eth1\":{}}}}",
 		      "linux.netDevices: not supported: moving host interfaces is not supported yet"));
 	CHECK(refuses(MINIMAL ",\"linux\":{\"intelRdt\":{\"closID\":\"a\"}}}",
