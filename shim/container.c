@@ -663,8 +663,9 @@ fail:
  * folder's lock) or did it die midway (kill -9, a crash)? */
 static bool creator_alive(int dir_fd, const char *id)
 {
-	int lock = store_lock(dir_fd, id, NULL);
-	bool busy = lock < 0 && errno == EWOULDBLOCK;
+	struct shim_error err = { 0 };
+	int lock = store_lock(dir_fd, id, &err);
+	bool busy = lock < 0 && err.errnum == EWOULDBLOCK;
 
 	safe_close(lock);
 	return busy;
@@ -687,12 +688,14 @@ int container_load(const char *root, const char *id, struct container *c, struct
 	if (c->state->pid == 0) {
 		c->status = creator_alive(c->dir_fd, id) ? STATUS_CREATING : STATUS_STOPPED;
 	} else {
-		c->pidfd = pidfd_open_verified(c->state->pid, c->state->init_start_time, err);
-		if (c->pidfd < 0 && errno != ESRCH) {
+		int alive = pidfd_open_verified(c->state->pid, c->state->init_start_time,
+						&c->pidfd, err);
+
+		if (alive < 0) {
 			container_release(c);
 			return -1;
 		}
-		if (c->pidfd < 0 || pidfd_exited(c->pidfd))
+		if (!alive || pidfd_exited(c->pidfd))
 			c->status = STATUS_STOPPED;
 		else if (faccessat(c->dir_fd, STORE_FIFO, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
 			c->status = STATUS_CREATED;

@@ -39,29 +39,27 @@ int proc_start_time(pid_t pid, unsigned long long *out, struct shim_error *err)
 	return 0;
 }
 
-int pidfd_open_verified(pid_t pid, unsigned long long start_time, struct shim_error *err)
+int pidfd_open_verified(pid_t pid, unsigned long long start_time, int *fd,
+			struct shim_error *err)
 {
 	unsigned long long now;
-	int fd;
 
-	if (pid <= 0) {
-		errno = ESRCH;
-		return -1;
-	}
-	fd = sys_pidfd_open(pid, 0);
-	if (fd < 0) {
-		if (errno == ESRCH)
-			return -1;
-		return shim_fail_errno(err, "pidfd_open(%d)", (int)pid);
+	*fd = -1;
+	if (pid <= 0)
+		return 0;
+	*fd = sys_pidfd_open(pid, 0);
+	if (*fd < 0) {
+		*fd = -1;
+		return errno == ESRCH ? 0 : shim_fail_errno(err, "pidfd_open(%d)", (int)pid);
 	}
 	/* The pidfd pins what the PID names now; if that is not the process
 	 * that started at start_time, the container's init is gone. */
 	if (proc_start_time(pid, &now, NULL) < 0 || now != start_time) {
-		safe_close(fd);
-		errno = ESRCH;
-		return -1;
+		safe_close(*fd);
+		*fd = -1;
+		return 0;
 	}
-	return fd;
+	return 1;
 }
 
 bool pidfd_exited(int pidfd)

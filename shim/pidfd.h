@@ -16,9 +16,10 @@
 int proc_start_time(pid_t pid, unsigned long long *out, struct shim_error *err);
 
 /* A pidfd for pid if it is still the process that started at start_time:
- * returns the fd; -1 with errno ESRCH (no such process any more,
- * or the PID now belongs to another one); -1 otherwise, err filled. */
-int pidfd_open_verified(pid_t pid, unsigned long long start_time, struct shim_error *err);
+ * 1 with *fd set; 0 when it is gone (no such process any more, or the PID
+ * now names another one), which is no error; -1 with err filled. */
+int pidfd_open_verified(pid_t pid, unsigned long long start_time, int *fd,
+			struct shim_error *err);
 
 /* true once the process has exited (zombie or reaped). */
 bool pidfd_exited(int pidfd);

@@ -203,11 +203,9 @@ int store_lock(int dir_fd, const char *id, struct shim_error *err)
 
 		safe_close(fd);
 		if (e == EWOULDBLOCK)
-			shim_fail(err, 0, "container %s is busy (being created or deleted)", id);
-		else
-			shim_fail(err, e, "container %s: lock its state folder", id);
-		errno = e;	/* callers tell busy from broken by it */
-		return -1;
+			return shim_fail(err, EWOULDBLOCK, "container %s is busy (being created or "
+					 "deleted)", id);
+		return shim_fail(err, e, "container %s: lock its state folder", id);
 	}
 	return fd;
 }

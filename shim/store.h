@@ -49,8 +49,8 @@ int write_file_atomic(const char *path, const char *text, struct shim_error *err
 int write_file_at(int dir_fd, const char *name, const char *text, struct shim_error *err);
 
 /* An fd holding the folder's exclusive flock (never waits): create keeps
- * it until the init is ready, delete while it removes. -1 with errno
- * EWOULDBLOCK (and err filled, unless NULL) when somebody holds it. */
+ * it until the init is ready, delete while it removes. -1 with err filled;
+ * err->errnum is EWOULDBLOCK when somebody holds it. */
 int store_lock(int dir_fd, const char *id, struct shim_error *err);
 
 /* Whether root/id exists (true also when it cannot be told). */
