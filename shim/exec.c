@@ -16,6 +16,7 @@
 #include "shim/fd.h"
 #include "shim/fsutil.h"
 #include "shim/log.h"
+#include "shim/namespaces.h"
 #include "shim/pidfd.h"
 #include "shim/process.h"
 #include "shim/procfs.h"
@@ -27,15 +28,6 @@
 struct ns_plan {
 	int for_children;	/* CLONE_NEWPID | CLONE_NEWTIME: joined by the runtime */
 	int for_self;		/* the rest: joined by the child */
-};
-
-static const struct {
-	const char *name;
-	int flag;
-} ns_kinds[] = {
-	{ "user", CLONE_NEWUSER }, { "mnt", CLONE_NEWNS }, { "net", CLONE_NEWNET }, { "ipc", CLONE_NEWIPC },
-	{ "uts", CLONE_NEWUTS }, { "cgroup", CLONE_NEWCGROUP },
-	{ "pid", CLONE_NEWPID }, { "time", 0x00000080 /* CLONE_NEWTIME */ },
 };
 
 static bool same_ns(pid_t pid, const char *name)
@@ -54,12 +46,12 @@ static bool same_ns(pid_t pid, const char *name)
 static void plan_namespaces(pid_t pid, struct ns_plan *p)
 {
 	p->for_children = p->for_self = 0;
-	for (size_t i = 0; i < sizeof(ns_kinds) / sizeof(ns_kinds[0]); i++) {
-		int flag = ns_kinds[i].flag;
+	for (int t = 0; t < OCI_NS_COUNT; t++) {
+		int flag = (int)ns_flag_of((enum oci_ns_type)t);
 
-		if (same_ns(pid, ns_kinds[i].name))
+		if (same_ns(pid, ns_proc_name((enum oci_ns_type)t)))
 			continue;
-		if (flag == CLONE_NEWPID || flag == 0x00000080)
+		if (flag == CLONE_NEWPID || flag == CLONE_NEWTIME)
 			p->for_children |= flag;
 		else
 			p->for_self |= flag;

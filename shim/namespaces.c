@@ -17,6 +17,24 @@ static const uint64_t ns_flag[OCI_NS_COUNT] = {
 	[OCI_NS_CGROUP] = CLONE_NEWCGROUP, [OCI_NS_TIME] = CLONE_NEWTIME,
 };
 
+/* The name of each kind under /proc/PID/ns/. */
+static const char *const ns_proc_names[OCI_NS_COUNT] = {
+	[OCI_NS_PID] = "pid",	[OCI_NS_NETWORK] = "net",
+	[OCI_NS_MOUNT] = "mnt",	[OCI_NS_IPC] = "ipc",
+	[OCI_NS_UTS] = "uts",	[OCI_NS_USER] = "user",
+	[OCI_NS_CGROUP] = "cgroup", [OCI_NS_TIME] = "time",
+};
+
+uint64_t ns_flag_of(enum oci_ns_type type)
+{
+	return ns_flag[type];
+}
+
+const char *ns_proc_name(enum oci_ns_type type)
+{
+	return ns_proc_names[type];
+}
+
 uint64_t ns_clone_flags(const struct oci_spec *spec)
 {
 	uint64_t flags = 0;

@@ -20,6 +20,10 @@ struct ns_join {
 };
 
 /* CLONE_NEW* for every namespace the config asks to create. */
+/* The CLONE_NEW* flag, and the /proc/PID/ns/ name, of a kind. */
+uint64_t ns_flag_of(enum oci_ns_type type);
+const char *ns_proc_name(enum oci_ns_type type);
+
 uint64_t ns_clone_flags(const struct oci_spec *spec);
 
 /* In the init, for linux.timeOffsets: a new time namespace with the
