@@ -11,14 +11,13 @@
 #include "shim/bundle.h"
 #include "shim/cleanup.h"
 #include "shim/fsutil.h"
+#include "shim/store.h"
 
 #define CONFIG_MAX (16 << 20)
 
 int bundle_load(const char *dir, struct bundle *b, struct shim_error *err)
 {
 	char config[PATH_MAX], root[PATH_MAX];
-	_cleanup_free_ char *text = NULL;
-	size_t len;
 	struct stat st;
 
 	memset(b, 0, sizeof(*b));
@@ -26,10 +25,10 @@ int bundle_load(const char *dir, struct bundle *b, struct shim_error *err)
 	if (!b->path)
 		return shim_fail_errno(err, "--bundle %s", dir);
 	snprintf(config, sizeof(config), "%s/config.json", b->path);
-	text = read_small_file(config, CONFIG_MAX, &len, err);
-	if (!text)
+	b->text = read_small_file(config, CONFIG_MAX, &b->len, err);
+	if (!b->text)
 		goto fail;
-	b->spec = oci_spec_parse(text, len, err);
+	b->spec = oci_spec_parse(b->text, b->len, err);
 	if (!b->spec) {
 		shim_error_wrap(err, "%s", config);
 		goto fail;
@@ -49,10 +48,35 @@ fail:
 	return -1;
 }
 
+int bundle_load_saved(int state_dir_fd, const char *bundle_path, struct bundle *b,
+		      struct shim_error *err)
+{
+	_cleanup_close_ int fd = openat(state_dir_fd, STORE_CONFIG, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0 && errno == ENOENT)
+		return bundle_load(bundle_path, b, err);
+	memset(b, 0, sizeof(*b));
+	if (fd < 0)
+		return shim_fail_errno(err, "state folder: open %s", STORE_CONFIG);
+	b->path = strdup(bundle_path);
+	b->text = read_small_fd(fd, STORE_CONFIG, CONFIG_MAX, &b->len, err);
+	if (b->path && b->text)
+		b->spec = oci_spec_parse(b->text, b->len, err);
+	if (!b->spec) {
+		if (!b->path)
+			shim_fail(err, ENOMEM, "state folder");
+		shim_error_wrap(err, "state folder: %s", STORE_CONFIG);
+		bundle_release(b);
+		return -1;
+	}
+	return 0;
+}
+
 void bundle_release(struct bundle *b)
 {
 	free(b->path);
 	free(b->rootfs);
+	free(b->text);
 	oci_spec_free(b->spec);
 	memset(b, 0, sizeof(*b));
 }

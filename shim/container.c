@@ -628,6 +628,7 @@ int container_create(const struct create_opts *o, int *pidfd_out, int *master_ou
 	/* a second record of the cgroup, apart from state.json: a delete -f
 	 * finds it even when state.json is lost or corrupt */
 	if ((cgroup_rel[0] && write_file_at(dir_fd, STORE_CGROUP, cgroup_rel, err) < 0) ||
+	    write_file_at(dir_fd, STORE_CONFIG, b.text, err) < 0 ||
 	    record_state(dir_fd, o, &b, cgroup_rel, 0, err) < 0)
 		goto fail_remove;
 	if (spawn_init(o, &b, dir_fd, lock_fd, cgroup_fd, cgroup_rel, &pidfd, master_out, err) < 0) {
@@ -735,7 +736,7 @@ void container_release(struct container *c)
 	c->state = NULL;
 }
 
-/* poststart and poststop: the bundle's config read again; failures warn. */
+/* poststart and poststop: the config create saved; failures warn. */
 static void post_hooks(const struct container *c, enum oci_hook_kind kind, const char *status)
 {
 	struct bundle b = { 0 };
@@ -743,7 +744,7 @@ static void post_hooks(const struct container *c, enum oci_hook_kind kind, const
 	_cleanup_free_ char *state = NULL;
 	char text[2048];
 
-	if (bundle_load(c->state->bundle, &b, &err) < 0 ||
+	if (bundle_load_saved(c->dir_fd, c->state->bundle, &b, &err) < 0 ||
 	    !(state = hooks_state_json(b.spec, c->id, c->state->pid, status, b.path, &err)))
 		log_warn("hooks.%s not run: %s", oci_hook_kind_name(kind),
 			 shim_error_text(&err, text, sizeof(text)));

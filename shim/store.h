@@ -13,6 +13,7 @@
 
 #define STORE_FIFO "exec.fifo"
 #define STORE_CGROUP "cgroup"	/* the cgroup's path, apart from state.json */
+#define STORE_CONFIG "config.json"	/* the config create read (shim/bundle.h) */
 
 /* IDs as runc takes them: letters, digits, and _ + - . (not leading '.'). */
 int store_check_id(const char *id, struct shim_error *err);

@@ -300,9 +300,9 @@ int cmd_exec(const struct global_opts *g, int argc, char **argv, struct shim_err
 
 	if (parse_flags(argc, argv, &f, err) < 0 || container_load(g->root, argv[optind], &c, err) < 0)
 		return -1;
-	/* the bundle's config: the process to start from, and the seccomp
+	/* the config create saved: the process to start from, and the seccomp
 	 * profile every process of the container runs under */
-	if (bundle_load(c.state->bundle, &b, err) < 0)
+	if (bundle_load_saved(c.dir_fd, c.state->bundle, &b, err) < 0)
 		goto out;
 	p = &b.spec->process;
 	if (f.process_file) {

@@ -112,3 +112,18 @@ setup() {
 	assert_failure
 	assert_output_has "exec: needs a command to run (or --process FILE)"
 }
+
+@test "exec and delete use the config create saved, not the bundle edited since" {
+	update_config '.hooks.poststop = [{"path": "/bin/sh",
+		"args": ["sh", "-c", "echo ran > '"$BATS_TEST_TMPDIR"'/poststop"]}]'
+	shim_detached run -d -b "$BUNDLE" c2
+	assert_success
+	echo "not a config" > "$BUNDLE/config.json"
+	run shim exec c2 echo from-the-saved-config
+	assert_success
+	assert_output from-the-saved-config
+	run shim delete -f c2
+	assert_success
+	[ "$(cat "$BATS_TEST_TMPDIR/poststop")" = ran ]
+	[ ! -e "$ROOT/c2" ]
+}
