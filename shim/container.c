@@ -736,20 +736,41 @@ void container_release(struct container *c)
 	c->state = NULL;
 }
 
-/* poststart and poststop: the config create saved; failures warn. */
-static void post_hooks(const struct container *c, enum oci_hook_kind kind, const char *status)
+/* The config for the poststart/poststop hooks; false (warned) without it. */
+static bool load_for_hooks(const struct container *c, enum oci_hook_kind kind, struct bundle *b)
 {
-	struct bundle b = { 0 };
 	struct shim_error err = { 0 };
-	_cleanup_free_ char *state = NULL;
 	char text[2048];
 
-	if (bundle_load_saved(c->dir_fd, c->state->bundle, &b, &err) < 0 ||
-	    !(state = hooks_state_json(b.spec, c->id, c->state->pid, status, b.path, &err)))
+	if (bundle_load_saved(c->dir_fd, c->state->bundle, b, &err) == 0)
+		return true;
+	log_warn("hooks.%s not run: %s", oci_hook_kind_name(kind),
+		 shim_error_text(&err, text, sizeof(text)));
+	return false;
+}
+
+/* poststart and poststop, from the config create saved; failures warn. */
+static void run_post_hooks(const struct container *c, const struct bundle *b,
+			   enum oci_hook_kind kind, const char *status)
+{
+	struct shim_error err = { 0 };
+	_cleanup_free_ char *state = hooks_state_json(b->spec, c->id, c->state->pid, status,
+						      b->path, &err);
+	char text[2048];
+
+	if (!state)
 		log_warn("hooks.%s not run: %s", oci_hook_kind_name(kind),
 			 shim_error_text(&err, text, sizeof(text)));
 	else
-		hooks_run_warn(&b.spec->hooks, kind, state);
+		hooks_run_warn(&b->spec->hooks, kind, state);
+}
+
+static void post_hooks(const struct container *c, enum oci_hook_kind kind, const char *status)
+{
+	struct bundle b = { 0 };
+
+	if (load_for_hooks(c, kind, &b))
+		run_post_hooks(c, &b, kind, status);
 	bundle_release(&b);
 }
 
@@ -879,6 +900,8 @@ int container_kill(struct container *c, int sig, bool all, struct shim_error *er
 int container_delete(const char *root, struct container *c, bool force, struct shim_error *err)
 {
 	_cleanup_close_ int lock = -1;
+	struct bundle b = { 0 };
+	bool hooks;
 
 	if (c->status == STATUS_CREATING)
 		return shim_fail(err, EBUSY, "container %s is being created", c->id);
@@ -902,10 +925,15 @@ int container_delete(const char *root, struct container *c, bool force, struct s
 	/* what is left in the folder (processes that joined it) dies with it */
 	if (c->state->cgroup_path && cgroup_destroy(c->state->cgroup_path, err) < 0)
 		return shim_error_wrap(err, "container %s", c->id);
-	if (store_remove(root, c->id, err) < 0)
+	/* the poststop hooks' config, read before its folder goes */
+	hooks = c->state->has_poststop && load_for_hooks(c, HOOK_POSTSTOP, &b);
+	if (store_remove(root, c->id, err) < 0) {
+		bundle_release(&b);
 		return -1;
-	if (c->state->has_poststop)
-		post_hooks(c, HOOK_POSTSTOP, "stopped");
+	}
+	if (hooks)
+		run_post_hooks(c, &b, HOOK_POSTSTOP, "stopped");
+	bundle_release(&b);
 	return 0;
 }
 
