@@ -142,13 +142,16 @@ assert_recovers() {
 	assert_nothing_left
 }
 
-@test "create leaves exactly its cgroup record, exec.fifo and a whole state.json (temporary file, renamed)" {
+@test "create leaves exactly its cgroup record, the config it read, exec.fifo and a whole state.json" {
 	shim_detached create -b "$BUNDLE" c1
 	assert_success
 	[ "$(ls "$ROOT/c1")" = "cgroup
+config.json
 exec.fifo
 state.json" ]
+	# state.json went through a temporary file, renamed: none is left
 	jq -e '.status == "created" and .pid > 0' "$ROOT/c1/state.json"
+	cmp "$ROOT/c1/config.json" "$BUNDLE/config.json"
 	shim delete -f c1
 }
 
