@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tests/unit/tap.h: the smallest TAP producer. Each TEST(name) is a function
- * that fails at the first CHECK that does not hold; main() runs them in
- * order with RUN(name) and ends with TAP_DONE().
+ * that fails at the first CHECK that does not hold; main() starts with
+ * TAP_START(), runs them in order with RUN(name) and ends with TAP_DONE(),
+ * which prints the plan from the count of tests run (a plan at the end is
+ * valid TAP; a binary that dies midway prints none and exits non-zero).
  */
 #ifndef TAP_H
 #define TAP_H
@@ -52,7 +54,11 @@ static const char *tap_skip_reason = "";
 			printf("%s %d %s\n", _r ? "not ok" : "ok", tap_n, #name); \
 	} while (0)
 
-#define TAP_PLAN(n) printf("TAP version 13\n1..%d\n", (n))
-#define TAP_DONE() return tap_failed ? 1 : 0
+#define TAP_START() printf("TAP version 13\n")
+#define TAP_DONE()                                                               \
+	do {                                                                     \
+		printf("1..%d\n", tap_n);                                       \
+		return tap_failed ? 1 : 0;                                       \
+	} while (0)
 
 #endif

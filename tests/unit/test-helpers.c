@@ -211,7 +211,7 @@ TEST(a_pid_with_another_start_time_is_not_opened)
 
 int main(void)
 {
-	TAP_PLAN(15);
+	TAP_START();
 	RUN(mount_options_sort_into_attributes_and_parameters);
 	RUN(later_mount_options_win);
 	RUN(bind_and_propagation_options);

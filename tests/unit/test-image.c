@@ -212,7 +212,7 @@ TEST(the_bundle_config_runs_the_image_process_and_parses)
 
 int main(void)
 {
-	TAP_PLAN(9);
+	TAP_START();
 	RUN(an_index_is_read_and_a_manifest_picked_by_name);
 	RUN(the_platform_decides_between_unnamed_manifests);
 	RUN(bad_indexes_are_named);

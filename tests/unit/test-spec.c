@@ -395,7 +395,7 @@ TEST(lsm_labels_are_read)
 
 int main(void)
 {
-	TAP_PLAN(24);
+	TAP_START();
 	RUN(the_default_spec_parses);
 	RUN(a_minimal_config_parses);
 	RUN(unknown_members_are_ignored);
