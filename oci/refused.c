@@ -8,7 +8,6 @@
 #define V1_ONLY "a cgroup v1 knob: cgroup v2 has no such file"
 
 static const struct refused_member spec_members[] = {
-	{ "linux.netDevices", REFUSE_PRESENT, "moving host interfaces is not supported yet" },
 	{ "linux.intelRdt", REFUSE_PRESENT, "Intel RDT (resctrl) is not supported" },
 };
 

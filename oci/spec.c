@@ -14,6 +14,7 @@
 #include "oci/devices.h"
 #include "oci/idlist.h"
 #include "oci/json.h"
+#include "oci/netdevices.h"
 #include "oci/refused.h"
 #include "oci/spec.h"
 #include "shim/cleanup.h"
@@ -684,6 +685,7 @@ static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 		if (!*s->sysctl[i] || strchr(s->sysctl[i], '/') || strstr(s->sysctl[i], ".."))
 			return json_fail(err, "linux.sysctl", "\"%s\" is not a sysctl name", s->sysctl[i]);
 	if (parse_personality(lx, s, err) < 0 || parse_time_offsets(lx, s, err) < 0 ||
+	    oci_net_devices_parse(lx, s, err) < 0 ||
 	    parse_memory_policy(lx, s, err) < 0 ||
 	    parse_mappings(lx, "uidMappings", "linux", &s->uid_mappings, &s->n_uid_mappings, err) < 0 ||
 	    parse_mappings(lx, "gidMappings", "linux", &s->gid_mappings, &s->n_gid_mappings, err) < 0)
@@ -877,6 +879,7 @@ void oci_spec_free(struct oci_spec *s)
 	free(s->rootfs_propagation);
 	free(s->mount_label);
 	free(s->memory_policy.nodes);
+	oci_net_devices_free(s);
 	strv_free(s->annotations);
 	strv_free(s->sysctl);
 	free(s->cgroups_path);

@@ -111,6 +111,13 @@ struct oci_device {
 	uint32_t uid, gid;
 };
 
+/* linux.netDevices: a host interface moved into the container's network
+ * namespace, renamed there to name (the host's name when not given). */
+struct oci_net_device {
+	char *host;
+	char *name;
+};
+
 struct oci_spec {
 	char *oci_version;
 	char *root_path;	/* as written; relative to the bundle if not absolute */
@@ -125,6 +132,8 @@ struct oci_spec {
 	size_t n_devices;
 	struct oci_namespace *namespaces;
 	size_t n_namespaces;
+	struct oci_net_device *net_devices;	/* linux.netDevices */
+	size_t n_net_devices;
 	struct oci_id_mapping *uid_mappings, *gid_mappings;
 	size_t n_uid_mappings, n_gid_mappings;
 	char **masked_paths;	/* NULL-terminated */

@@ -32,6 +32,7 @@
 #include "shim/log.h"
 #include "shim/lsm.h"
 #include "shim/namespaces.h"
+#include "shim/netdev.h"
 #include "shim/pidfd.h"
 #include "shim/process.h"
 #include "shim/procfs.h"
@@ -438,6 +439,8 @@ static int after_clone(int sync_fd, int console_fd, const struct create_opts *o,
 	    process_set_rlimits(pid, &b->spec->process, err) < 0)
 		return -1;
 	log_debug("init %d ready: its setup is done, it waits on exec.fifo", (int)pid);
+	if (netdev_move_in(b->spec, pid, dir_fd, err) < 0)
+		return -1;
 	if (record_state(dir_fd, o, b, cgroup_rel, pid, err) < 0)
 		return -1;
 	log_debug("state.json written: created");
@@ -574,6 +577,17 @@ static int make_cgroup(const struct create_opts *o, const struct oci_spec *s, ch
 	return *fd < 0 ? -1 : 0;
 }
 
+/* The interfaces lent to the container go home; a failure is only said
+ * (the namespace hold is gone either way: nothing a retry could mend). */
+static void give_back_net_devices(int dir_fd, const char *id)
+{
+	struct shim_error err = { 0 };
+	char text[1200];
+
+	if (dir_fd >= 0 && netdev_move_back(dir_fd, &err) < 0)
+		log_warn("container %s: %s", id, shim_error_text(&err, text, sizeof(text)));
+}
+
 /* A create that failed (a hook, say) still ends as a delete would: with
  * the poststop hooks, as the runtime-spec asks. */
 static void poststop_after_failure(const struct create_opts *o, const struct bundle *b)
@@ -650,6 +664,7 @@ fail_remove:
 	safe_close(pidfd);
 	if (master_out)
 		*master_out = safe_close(*master_out);
+	give_back_net_devices(dir_fd, o->id);
 	if (cgroup_rel[0])
 		cgroup_destroy(cgroup_rel, NULL);
 	store_remove(o->root, o->id, NULL);
@@ -922,6 +937,7 @@ int container_delete(const char *root, struct container *c, bool force, struct s
 			return r < 0 ? -1 : shim_fail(err, ETIMEDOUT, "container %s: init did not exit after SIGKILL", c->id);
 	}
 	log_debug("delete %s: the init is gone; removing its cgroup and state", c->id);
+	give_back_net_devices(c->dir_fd, c->id);
 	/* what is left in the folder (processes that joined it) dies with it */
 	if (c->state->cgroup_path && cgroup_destroy(c->state->cgroup_path, err) < 0)
 		return shim_error_wrap(err, "container %s", c->id);
@@ -949,6 +965,7 @@ int container_remove_broken(const char *root, const char *id, struct shim_error 
 	/* what is left in its cgroup (the init among it) dies with it */
 	if (rel && rel[0] == '/' && !strstr(rel, "..") && cgroup_destroy(rel, err) < 0)
 		return shim_error_wrap(err, "container %s", id);
+	give_back_net_devices(dir, id);
 	return store_remove(root, id, err);
 }
 

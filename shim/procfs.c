@@ -118,11 +118,18 @@ int procfs_open_self(const char *file, int flags, struct shim_error *err)
 
 int procfs_open_self_ns(const char *name, struct shim_error *err)
 {
-	int proc = procfs_fd(err), pid = proc < 0 ? -1 : self_pid(proc, err), fd;
+	int proc = procfs_fd(err), pid = proc < 0 ? -1 : self_pid(proc, err);
+
+	return pid < 0 ? -1 : procfs_open_pid_ns(pid, name, err);
+}
+
+int procfs_open_pid_ns(int pid, const char *name, struct shim_error *err)
+{
+	int proc = procfs_fd(err), fd;
 	char path[64];
 	struct statfs sf;
 
-	if (pid < 0)
+	if (proc < 0)
 		return -1;
 	/* ns/NAME is a magic link, which a scoped openat2 refuses; the handle
 	 * is ours, with nothing mounted in it, and the result is checked */

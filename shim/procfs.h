@@ -41,6 +41,9 @@ int procfs_open_self(const char *file, int flags, struct shim_error *err);
  * be one. */
 int procfs_open_self_ns(const char *name, struct shim_error *err);
 
+/* The same for process pid (one the caller holds: its child, unreaped). */
+int procfs_open_pid_ns(int pid, const char *name, struct shim_error *err);
+
 /* Open what our fd names anew, with flags (an O_PATH fd of exec.fifo,
  * opened for writing), through the handle's PID/fd/N. */
 int procfs_reopen(int fd, int flags, struct shim_error *err);

@@ -36,6 +36,7 @@ static const char features_cgroup[] =
 
 static const char features_tail[] =
 	"    \"intelRdt\": { \"enabled\": false },\n"
+	"    \"netDevices\": { \"enabled\": true },\n"
 	"    \"mountExtensions\": { \"idmap\": { \"enabled\": true } }\n"
 	"  },\n";
 

@@ -326,6 +326,45 @@ TEST(only_runtime_spec_1_is_taken)
 	return 0;
 }
 
+#define NETNS ",\"linux\":{\"namespaces\":[{\"type\":\"network\"}],"
+
+TEST(net_devices_are_read_with_the_host_name_as_default)
+{
+	struct oci_spec *s = parse(MINIMAL NETNS "\"netDevices\":{\"eth1\":{\"name\":\"ctr0\"},"
+				   "\"eth2\":{},\"eth3\":{\"name\":\"\"}}}}");
+
+	CHECK(s != NULL && s->n_net_devices == 3);
+	CHECK(strcmp(s->net_devices[0].host, "eth1") == 0 &&
+	      strcmp(s->net_devices[0].name, "ctr0") == 0);
+	CHECK(strcmp(s->net_devices[1].host, "eth2") == 0 &&
+	      strcmp(s->net_devices[1].name, "eth2") == 0);
+	CHECK(strcmp(s->net_devices[2].name, "eth3") == 0);
+	oci_spec_free(s);
+	return 0;
+}
+
+TEST(bad_net_devices_are_refused_by_path)
+{
+	CHECK(refuses(MINIMAL ",\"linux\":{\"netDevices\":{\"eth1\":{}}}}",
+		      "linux.netDevices: needs a network namespace of the container's own "
+		      "(linux.namespaces has no network entry, so the container would share the "
+		      "runtime's)"));
+	CHECK(refuses(MINIMAL NETNS "\"netDevices\":{\"eth1\":{\"name\":\"a/b\"}}}}",
+		      "linux.netDevices.eth1: name \"a/b\" is not an interface name (1 to 15 "
+		      "characters, no '/', ':' or spaces)"));
+	CHECK(refuses(MINIMAL NETNS "\"netDevices\":{\"a-name-of-16-chr\":{}}}}",
+		      "linux.netDevices.a-name-of-16-chr: \"a-name-of-16-chr\" is not an interface "
+		      "name (1 to 15 characters, no '/', ':' or spaces)"));
+	CHECK(refuses(MINIMAL NETNS "\"netDevices\":{\"eth1\":{\"name\":\"x\"},"
+			      "\"eth2\":{\"name\":\"x\"}}}}",
+		      "linux.netDevices: \"eth1\" and \"eth2\" are both named \"x\" in the container"));
+	CHECK(refuses(MINIMAL NETNS "\"netDevices\":{\"eth1\":[]}}}",
+		      "linux.netDevices.eth1: must be an object"));
+	CHECK(refuses(MINIMAL NETNS "\"netDevices\":{\"eth1\":{\"name\":3}}}}",
+		      "linux.netDevices.eth1.name: must be a string"));
+	return 0;
+}
+
 TEST(linux_members_shim_cannot_apply_are_refused_by_path)
 {
 	CHECK(refuses(MINIMAL ",\"linux\":{\"timeOffsets\":{\"boottime\":{\"secs\":1}}}}",
@@ -338,8 +377,6 @@ TEST(linux_members_shim_cannot_apply_are_refused_by_path)
 	CHECK(refuses(MINIMAL ",\"linux\":{\"memoryPolicy\":{\"mode\":\"MPOL_BIND\","
 			      "\"flags\":[\"MPOL_F_X\"]}}}",
 		      "linux.memoryPolicy.flags[0]: unknown flag \"MPOL_F_X\""));
-	CHECK(refuses(MINIMAL ",\"linux\":{\"netDevices\":{\"eth1\":{}}}}",
-		      "linux.netDevices: not supported: moving host interfaces is not supported yet"));
 	CHECK(refuses(MINIMAL ",\"linux\":{\"intelRdt\":{\"closID\":\"a\"}}}",
 		      "linux.intelRdt: not supported: Intel RDT (resctrl) is not supported"));
 	return 0;
@@ -416,6 +453,8 @@ int main(void)
 	RUN(a_nul_escape_in_a_string_is_refused_by_its_path);
 	RUN(nesting_deeper_than_the_bound_is_refused);
 	RUN(only_runtime_spec_1_is_taken);
+	RUN(net_devices_are_read_with_the_host_name_as_default);
+	RUN(bad_net_devices_are_refused_by_path);
 	RUN(linux_members_shim_cannot_apply_are_refused_by_path);
 	RUN(cgroup_v1_knobs_are_refused_by_path_when_they_ask_for_something);
 	RUN(cgroup_v1_knobs_that_ask_for_nothing_pass);

@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <linux/if.h>
+#include <linux/if_addr.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+
+#include "shim/cleanup.h"
+#include "shim/fd.h"
+#include "shim/netlink.h"
+#include "shim/procfs.h"
+
+/* A request: a header, its fixed part and a few attributes. */
+struct nl_req {
+	struct nlmsghdr h;
+	union {
+		struct ifinfomsg link;
+		struct ifaddrmsg addr;
+	};
+	char attrs[256];
+};
+
+static uint32_t nl_seq;
+
+static void nl_init(struct nl_req *r, uint16_t type, uint16_t flags, size_t fixed)
+{
+	memset(r, 0, sizeof(*r));
+	r->h.nlmsg_len = NLMSG_LENGTH(fixed);
+	r->h.nlmsg_type = type;
+	r->h.nlmsg_flags = NLM_F_REQUEST | flags;
+	r->h.nlmsg_seq = ++nl_seq;
+}
+
+static void nl_put(struct nl_req *r, uint16_t type, const void *data, size_t len)
+{
+	struct rtattr *a = (struct rtattr *)((char *)&r->h + NLMSG_ALIGN(r->h.nlmsg_len));
+
+	/* every caller's attributes fit: at most 3, of at most 16 bytes */
+	a->rta_type = type;
+	a->rta_len = (unsigned short)RTA_LENGTH(len);
+	memcpy(RTA_DATA(a), data, len);
+	r->h.nlmsg_len = NLMSG_ALIGN(r->h.nlmsg_len) + RTA_ALIGN(a->rta_len);
+}
+
+typedef void (*nl_reply_fn)(const struct nlmsghdr *m, void *ctx);
+
+/*
+ * Send r and read until the kernel's last word on it: the ACK (or error)
+ * of a request, NLMSG_DONE of a dump. Other replies go to fn. On error err
+ * says what (err->errnum is the kernel's errno).
+ */
+static int nl_exchange(int nl, struct nl_req *r, nl_reply_fn fn, void *ctx, const char *what,
+		       struct shim_error *err)
+{
+	static char buf[32768] __attribute__((aligned(NLMSG_ALIGNTO)));
+
+	if (send(nl, &r->h, r->h.nlmsg_len, 0) < 0)
+		return shim_fail_errno(err, "%s: netlink send", what);
+	for (;;) {
+		ssize_t n = recv(nl, buf, sizeof(buf), 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? shim_fail_errno(err, "%s: netlink receive", what)
+				     : shim_fail(err, EPROTO, "%s: netlink closed", what);
+		int left = (int)n;
+
+		for (struct nlmsghdr *m = (struct nlmsghdr *)buf; NLMSG_OK(m, left);
+		     m = NLMSG_NEXT(m, left)) {
+			if (m->nlmsg_seq != r->h.nlmsg_seq)
+				continue;
+			if (m->nlmsg_type == NLMSG_DONE)
+				return 0;
+			if (m->nlmsg_type == NLMSG_ERROR) {
+				const struct nlmsgerr *e = NLMSG_DATA(m);
+
+				return e->error == 0 ? 0 : shim_fail(err, -e->error, "%s", what);
+			}
+			if (fn)
+				fn(m, ctx);
+		}
+	}
+}
+
+int nl_open(struct shim_error *err)
+{
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+
+	if (fd < 0)
+		return shim_fail_errno(err, "netlink socket");
+	return fd;
+}
+
+int nl_open_in(int netns_fd, struct shim_error *err)
+{
+	_cleanup_close_ int self = procfs_open_self_ns("net", err);
+	int fd;
+
+	if (self < 0)
+		return -1;
+	if (setns(netns_fd, CLONE_NEWNET) < 0)
+		return shim_fail_errno(err, "entering the container's network namespace");
+	fd = nl_open(err);
+	if (setns(self, CLONE_NEWNET) < 0) {
+		safe_close(fd);
+		return shim_fail_errno(err, "returning to the runtime's network namespace");
+	}
+	return fd;
+}
+
+static void take_index(const struct nlmsghdr *m, void *ctx)
+{
+	if (m->nlmsg_type == RTM_NEWLINK)
+		*(int *)ctx = ((const struct ifinfomsg *)NLMSG_DATA(m))->ifi_index;
+}
+
+int nl_link_index(int nl, const char *name, struct shim_error *err)
+{
+	struct nl_req r;
+	int index = 0;
+
+	nl_init(&r, RTM_GETLINK, NLM_F_ACK, sizeof(struct ifinfomsg));
+	r.link.ifi_family = AF_UNSPEC;
+	nl_put(&r, IFLA_IFNAME, name, strlen(name) + 1);
+	if (nl_exchange(nl, &r, take_index, &index, "no such interface", err) < 0)
+		return err->errnum == ENODEV ? 0 : -1;
+	if (index <= 0)
+		return shim_fail(err, ENODEV, "no such interface");
+	return index;
+}
+
+struct addr_list {
+	int index;
+	struct nl_addr *a;
+	size_t n, cap;
+	bool nomem;
+};
+
+static void copy_attr(const struct rtattr *rta, uint8_t *to, bool *has)
+{
+	size_t len = RTA_PAYLOAD(rta);
+
+	if (len == 4 || len == 16) {
+		memcpy(to, RTA_DATA(rta), len);
+		*has = true;
+	}
+}
+
+static void take_addr(const struct nlmsghdr *m, void *ctx)
+{
+	struct addr_list *l = ctx;
+	const struct ifaddrmsg *ifa = NLMSG_DATA(m);
+	int len = (int)IFA_PAYLOAD(m);
+	struct nl_addr a = { .family = ifa->ifa_family, .prefixlen = ifa->ifa_prefixlen,
+			     .scope = ifa->ifa_scope, .flags = ifa->ifa_flags };
+
+	if (m->nlmsg_type != RTM_NEWADDR || (int)ifa->ifa_index != l->index)
+		return;
+	for (const struct rtattr *rta = IFA_RTA(ifa); RTA_OK(rta, len); rta = RTA_NEXT(rta, len)) {
+		if (rta->rta_type == IFA_LOCAL)
+			copy_attr(rta, a.local, &a.has_local);
+		else if (rta->rta_type == IFA_ADDRESS)
+			copy_attr(rta, a.address, &a.has_address);
+		else if (rta->rta_type == IFA_BROADCAST)
+			copy_attr(rta, a.broadcast, &a.has_broadcast);
+		else if (rta->rta_type == IFA_FLAGS && RTA_PAYLOAD(rta) == 4)
+			memcpy(&a.flags, RTA_DATA(rta), 4);
+	}
+	if (!(a.flags & IFA_F_PERMANENT) || (a.family == AF_INET6 && a.scope == RT_SCOPE_LINK))
+		return;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 4;
+		struct nl_addr *grown = reallocarray(l->a, cap, sizeof(*grown));
+
+		if (!grown) {
+			l->nomem = true;
+			return;
+		}
+		l->a = grown;
+		l->cap = cap;
+	}
+	l->a[l->n++] = a;
+}
+
+int nl_addrs(int nl, int index, struct nl_addr **out, size_t *n, struct shim_error *err)
+{
+	struct addr_list l = { .index = index };
+	struct nl_req r;
+
+	nl_init(&r, RTM_GETADDR, NLM_F_DUMP, sizeof(struct ifaddrmsg));
+	r.addr.ifa_family = AF_UNSPEC;
+	if (nl_exchange(nl, &r, take_addr, &l, "listing addresses", err) < 0 || l.nomem) {
+		free(l.a);
+		return l.nomem ? shim_fail(err, ENOMEM, "listing addresses") : -1;
+	}
+	*out = l.a;
+	*n = l.n;
+	return 0;
+}
+
+static int set_link(int nl, int index, int netns_fd, const char *name, unsigned int flags,
+		    unsigned int change, const char *what, struct shim_error *err)
+{
+	struct nl_req r;
+
+	nl_init(&r, RTM_NEWLINK, NLM_F_ACK, sizeof(struct ifinfomsg));
+	r.link.ifi_family = AF_UNSPEC;
+	r.link.ifi_index = index;
+	r.link.ifi_flags = flags;
+	r.link.ifi_change = change;
+	if (netns_fd >= 0) {
+		uint32_t fd = (uint32_t)netns_fd;
+
+		nl_put(&r, IFLA_NET_NS_FD, &fd, sizeof(fd));
+	}
+	if (name)
+		nl_put(&r, IFLA_IFNAME, name, strlen(name) + 1);
+	return nl_exchange(nl, &r, NULL, NULL, what, err);
+}
+
+int nl_link_move(int nl, int index, int netns_fd, const char *name, struct shim_error *err)
+{
+	return set_link(nl, index, netns_fd, name, 0, 0, "moving it", err);
+}
+
+int nl_link_rename(int nl, int index, const char *name, struct shim_error *err)
+{
+	return set_link(nl, index, -1, name, 0, 0, "renaming it", err);
+}
+
+int nl_link_set_up(int nl, int index, bool up, struct shim_error *err)
+{
+	return set_link(nl, index, -1, NULL, up ? IFF_UP : 0, IFF_UP,
+			up ? "setting it up" : "setting it down", err);
+}
+
+int nl_addr_add(int nl, int index, const struct nl_addr *a, struct shim_error *err)
+{
+	size_t len = a->family == AF_INET ? 4 : 16;
+	struct nl_req r;
+
+	nl_init(&r, RTM_NEWADDR, NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL, sizeof(struct ifaddrmsg));
+	r.addr.ifa_family = a->family;
+	r.addr.ifa_prefixlen = a->prefixlen;
+	r.addr.ifa_scope = a->scope;
+	r.addr.ifa_index = (uint32_t)index;
+	if (a->has_local)
+		nl_put(&r, IFA_LOCAL, a->local, len);
+	if (a->has_address)
+		nl_put(&r, IFA_ADDRESS, a->address, len);
+	if (a->has_broadcast)
+		nl_put(&r, IFA_BROADCAST, a->broadcast, len);
+	if (nl_exchange(nl, &r, NULL, NULL, "adding an address", err) < 0)
+		return err->errnum == EEXIST ? 0 : -1;
+	return 0;
+}
