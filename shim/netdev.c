@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -71,21 +72,119 @@ static int hold_netns(int dir_fd, int ns, struct shim_error *err)
 	return 0;
 }
 
-static int write_list(const struct oci_spec *s, int dir_fd, struct shim_error *err)
-{
-	_cleanup_free_ char *text = calloc(s->n_net_devices, 2 * 16 + 2);
-	size_t used = 0;
+/*
+ * What the state folder keeps of each lent interface, one line each:
+ * "HOST NAME INDEX F/P/S/LOCAL/ADDRESS/BROADCAST..." with its index in the
+ * container (0 until known) and the addresses it had on the host (family,
+ * prefix, scope, then hex or "-"). Giving back goes by that index and puts
+ * back those addresses: not by a name or addresses the container could
+ * have given another interface.
+ */
+struct lent {
+	char host[16], name[16];
+	int index;
+	struct nl_addr *addrs;
+	size_t n;
+};
 
-	if (!text)
-		return shim_fail(err, ENOMEM, "linux.netDevices");
-	for (size_t i = 0; i < s->n_net_devices; i++)
-		used += (size_t)sprintf(text + used, "%s %s\n", s->net_devices[i].host,
-					s->net_devices[i].name);
-	return write_file_at(dir_fd, STORE_NETDEV, text, err);
+static void put_hex(FILE *f, const uint8_t *b, uint8_t family, bool has)
+{
+	fputc('/', f);
+	if (!has) {
+		fputc('-', f);
+		return;
+	}
+	for (size_t i = 0; i < (family == AF_INET ? 4u : 16u); i++)
+		fprintf(f, "%02x", b[i]);
 }
 
-/* Interface index of from_nl's namespace to to_ns as name, with addrs
- * (read before: a down drops IPv6 ones); up or left down. */
+static int save_lent(int dir_fd, const struct lent *l, size_t n, struct shim_error *err)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return shim_fail_errno(err, "linux.netDevices: %s", STORE_NETDEV);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%s %s %d", l[i].host, l[i].name, l[i].index);
+		for (size_t k = 0; k < l[i].n; k++) {
+			const struct nl_addr *a = &l[i].addrs[k];
+
+			fprintf(f, " %u/%u/%u", a->family, a->prefixlen, a->scope);
+			put_hex(f, a->local, a->family, a->has_local);
+			put_hex(f, a->address, a->family, a->has_address);
+			put_hex(f, a->broadcast, a->family, a->has_broadcast);
+		}
+		fputc('\n', f);
+	}
+	if (fclose(f) != 0)
+		return shim_fail(err, ENOMEM, "linux.netDevices: %s", STORE_NETDEV);
+	return write_file_atomic_at(dir_fd, STORE_NETDEV, text, err);
+}
+
+static bool get_hex(const char *text, uint8_t *b, uint8_t family, bool *has)
+{
+	size_t len = family == AF_INET ? 4 : 16;
+
+	*has = strcmp(text, "-") != 0;
+	if (!*has)
+		return true;
+	if (strlen(text) != 2 * len)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (sscanf(text + 2 * i, "%2hhx", &b[i]) != 1)
+			return false;
+	return true;
+}
+
+static bool parse_addr(char *tok, struct nl_addr *a)
+{
+	char local[40], address[40], broadcast[40];
+	unsigned int f, p, sc;
+
+	memset(a, 0, sizeof(*a));
+	if (sscanf(tok, "%u/%u/%u/%39[0-9a-f-]/%39[0-9a-f-]/%39[0-9a-f-]", &f, &p, &sc, local,
+		   address, broadcast) != 6 || (f != AF_INET && f != AF_INET6) || p > 128 || sc > 255)
+		return false;
+	a->family = (uint8_t)f;
+	a->prefixlen = (uint8_t)p;
+	a->scope = (uint8_t)sc;
+	return get_hex(local, a->local, a->family, &a->has_local) &&
+	       get_hex(address, a->address, a->family, &a->has_address) &&
+	       get_hex(broadcast, a->broadcast, a->family, &a->has_broadcast);
+}
+
+/* One line back into l; false when it is not one save_lent wrote. */
+static bool parse_lent(char *line, struct lent *l)
+{
+	char *save = NULL, *tok;
+	int used = 0;
+
+	memset(l, 0, sizeof(*l));
+	if (sscanf(line, "%15s %15s %d%n", l->host, l->name, &l->index, &used) != 3)
+		return false;
+	for (tok = strtok_r(line + used, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		struct nl_addr *grown = reallocarray(l->addrs, l->n + 1, sizeof(*grown));
+
+		if (!grown)
+			return false;
+		l->addrs = grown;
+		if (!parse_addr(tok, &l->addrs[l->n++]))
+			return false;
+	}
+	return true;
+}
+
+static void free_lent(struct lent *l, size_t n)
+{
+	for (size_t i = 0; l && i < n; i++)
+		free(l[i].addrs);
+	free(l);
+}
+
+/* Interface index of from_nl's namespace to to_ns as name, given addrs;
+ * up or left down. Returns its index there. */
 static int carry(int from_nl, int index, const struct nl_addr *addrs, size_t n, int to_nl,
 		 int to_ns, const char *name, bool up, struct shim_error *err)
 {
@@ -98,65 +197,84 @@ static int carry(int from_nl, int index, const struct nl_addr *addrs, size_t n, 
 	for (size_t i = 0; i < n; i++)
 		if (nl_addr_add(to_nl, index, &addrs[i], err) < 0)
 			return -1;
-	return up ? nl_link_set_up(to_nl, index, true, err) : 0;
+	if (up && nl_link_set_up(to_nl, index, true, err) < 0)
+		return -1;
+	return index;
 }
 
-static int move_one(const struct oci_net_device *d, int host_nl, int ctr_nl, int ctr_ns,
+static int move_one(struct lent *l, size_t i, int dir_fd, int host_nl, int ctr_nl, int ctr_ns,
 		    struct shim_error *err)
 {
-	int index = nl_link_index(host_nl, d->host, err);
-	_cleanup_free_ struct nl_addr *addrs = NULL;
-	size_t n = 0;
+	int index = nl_link_index(host_nl, l[i].host, err);
 
 	if (index == 0)
 		return shim_fail(err, ENODEV, "linux.netDevices.%s: no such interface on the host",
-				 d->host);
-	if (index < 0 || nl_addrs(host_nl, index, &addrs, &n, err) < 0 ||
-	    carry(host_nl, index, addrs, n, ctr_nl, ctr_ns, d->name, true, err) < 0)
-		return shim_error_wrap(err, "linux.netDevices.%s", d->host);
-	log_debug("network device %s moved into the container as %s, up", d->host, d->name);
-	return 0;
+				 l[i].host);
+	if (index < 0 || nl_addrs(host_nl, index, &l[i].addrs, &l[i].n, err) < 0 ||
+	    (index = carry(host_nl, index, l[i].addrs, l[i].n, ctr_nl, ctr_ns, l[i].name, true,
+			   err)) < 0)
+		return shim_error_wrap(err, "linux.netDevices.%s", l[i].host);
+	l[i].index = index;
+	log_debug("network device %s moved into the container as %s (index %d), up", l[i].host,
+		  l[i].name, index);
+	return save_lent(dir_fd, l, i + 1, err);
 }
 
 int netdev_move_in(const struct oci_spec *s, pid_t init, int dir_fd, struct shim_error *err)
 {
 	_cleanup_close_ int ns = -1, host_nl = -1, ctr_nl = -1;
+	struct lent *l;
+	int r = 0;
 
 	if (s->n_net_devices == 0)
 		return 0;
+	l = calloc(s->n_net_devices, sizeof(*l));
+	if (!l)
+		return shim_fail(err, ENOMEM, "linux.netDevices");
+	for (size_t i = 0; i < s->n_net_devices; i++) {
+		snprintf(l[i].host, sizeof(l[i].host), "%s", s->net_devices[i].host);
+		snprintf(l[i].name, sizeof(l[i].name), "%s", s->net_devices[i].name);
+	}
+	/* the list first: a create killed midway still gives back what it lent */
 	ns = container_netns(init, err);
-	if (ns < 0 || write_list(s, dir_fd, err) < 0 || hold_netns(dir_fd, ns, err) < 0)
-		return -1;
-	if ((host_nl = nl_open(err)) < 0 || (ctr_nl = nl_open_in(ns, err)) < 0)
-		return shim_error_wrap(err, "linux.netDevices");
-	for (size_t i = 0; i < s->n_net_devices; i++)
-		if (move_one(&s->net_devices[i], host_nl, ctr_nl, ns, err) < 0)
-			return -1;
-	return 0;
+	if (ns < 0 || save_lent(dir_fd, l, s->n_net_devices, err) < 0 ||
+	    hold_netns(dir_fd, ns, err) < 0)
+		r = -1;
+	else if ((host_nl = nl_open(err)) < 0 || (ctr_nl = nl_open_in(ns, err)) < 0)
+		r = shim_error_wrap(err, "linux.netDevices");
+	for (size_t i = 0; r == 0 && i < s->n_net_devices; i++)
+		r = move_one(l, i, dir_fd, host_nl, ctr_nl, ns, err);
+	free_lent(l, s->n_net_devices);
+	return r;
 }
 
-/* One "HOST NAME" line: back from the container, down, as HOST. */
-static int give_back(const char *host, const char *name, int ctr_nl, int host_nl, int host_ns,
+/* The interface l names in the container: by its index once known (the
+ * container may have given its name to another), else by name. */
+static int find_lent(const struct lent *l, int ctr_nl, struct shim_error *err)
+{
+	return l->index > 0 ? nl_link_exists(ctr_nl, l->index, err)
+			    : nl_link_index(ctr_nl, l->name, err);
+}
+
+/* Back from the container, down, under its host name, its host addresses. */
+static int give_back(const struct lent *l, int ctr_nl, int host_nl, int host_ns,
 		     struct shim_error *err)
 {
-	int index = nl_link_index(ctr_nl, name, err);
-	_cleanup_free_ struct nl_addr *addrs = NULL;
-	size_t n = 0;
+	int index = find_lent(l, ctr_nl, err);
 
-	if (index == 0 && nl_link_index(host_nl, host, err) > 0) {
-		log_debug("network device %s: never moved, still on the host", host);
+	if (index == 0 && nl_link_index(host_nl, l->host, err) > 0) {
+		log_debug("network device %s: never moved, still on the host", l->host);
 		return 0;
 	}
 	if (index == 0) {
-		log_warn("linux.netDevices.%s: no interface %s in the container to give back "
-			 "(renamed or removed in there)", host, name);
+		log_warn("linux.netDevices.%s: the interface lent as %s is no longer in the "
+			 "container (removed in there?)", l->host, l->name);
 		return 0;
 	}
-	if (index < 0 || nl_addrs(ctr_nl, index, &addrs, &n, err) < 0 ||
-	    nl_link_set_up(ctr_nl, index, false, err) < 0 ||
-	    carry(ctr_nl, index, addrs, n, host_nl, host_ns, host, false, err) < 0)
-		return shim_error_wrap(err, "linux.netDevices.%s: giving %s back", host, name);
-	log_debug("network device %s given back to the host as %s, down", name, host);
+	if (index < 0 || nl_link_set_up(ctr_nl, index, false, err) < 0 ||
+	    carry(ctr_nl, index, l->addrs, l->n, host_nl, host_ns, l->host, false, err) < 0)
+		return shim_error_wrap(err, "linux.netDevices.%s: giving it back", l->host);
+	log_debug("network device %s given back to the host, down", l->host);
 	return 0;
 }
 
@@ -170,17 +288,23 @@ static int give_all_back(int dir_fd, int ns, struct shim_error *err)
 	list = openat(dir_fd, STORE_NETDEV, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (list < 0)
 		return errno == ENOENT ? 0 : shim_fail_errno(err, "open %s", STORE_NETDEV);
-	text = read_small_fd(list, STORE_NETDEV, 65536, NULL, err);
+	text = read_small_fd(list, STORE_NETDEV, 1 << 20, NULL, err);
 	if (!text || (host_ns = procfs_open_self_ns("net", err)) < 0 ||
 	    (host_nl = nl_open(err)) < 0 || (ctr_nl = nl_open_in(ns, err)) < 0)
 		return shim_error_wrap(err, "linux.netDevices");
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char host[16], name[16], text_err[1200];
 		struct shim_error e = { 0 };
+		struct lent l;
+		char text_err[1200];
+		int one;
 
-		if (sscanf(line, "%15s %15s", host, name) != 2)
-			continue;
-		if (give_back(host, name, ctr_nl, host_nl, host_ns, &e) == 0)
+		if (!parse_lent(line, &l))
+			one = shim_fail(&e, EINVAL, "linux.netDevices: %s: a line shim did not write",
+					STORE_NETDEV);
+		else
+			one = give_back(&l, ctr_nl, host_nl, host_ns, &e);
+		free(l.addrs);
+		if (one == 0)
 			continue;
 		log_warn("%s", shim_error_text(&e, text_err, sizeof(text_err)));
 		if (r == 0)

@@ -10,10 +10,12 @@
  * each interface in under its new name with one request, adds its
  * permanent addresses again there (a move drops them) and sets it up.
  *
- * At delete, and when create fails after the hold: each interface still
- * there is set down, moved back under its host name and given its
- * addresses again; then the hold goes. One the container renamed or
- * destroyed itself is not found, and is said so.
+ * At delete, and when create fails after the hold: each interface is
+ * found by the index it got in the container (not by name: the container
+ * may give its name to an interface of its own), set down, moved back
+ * under its host name and given the addresses it had on the host (not
+ * what the container added); then the hold goes. One the container
+ * destroyed is said so.
  */
 #ifndef SHIM_NETDEV_H
 #define SHIM_NETDEV_H
@@ -24,7 +26,7 @@
 #include "shim/error.h"
 
 #define STORE_NETNS "netns"		/* the held network namespace */
-#define STORE_NETDEV "netdevices"	/* "HOST NAME" lines */
+#define STORE_NETDEV "netdevices"	/* one line each (shim/netdev.c) */
 
 /* Move s's netDevices into the network namespace of init (the runtime's
  * child, unreaped); dir_fd is the state folder. */

@@ -121,19 +121,31 @@ static void take_index(const struct nlmsghdr *m, void *ctx)
 		*(int *)ctx = ((const struct ifinfomsg *)NLMSG_DATA(m))->ifi_index;
 }
 
-int nl_link_index(int nl, const char *name, struct shim_error *err)
+static int link_lookup(int nl, const char *name, int index, struct shim_error *err)
 {
 	struct nl_req r;
-	int index = 0;
+	int found = 0;
 
 	nl_init(&r, RTM_GETLINK, NLM_F_ACK, sizeof(struct ifinfomsg));
 	r.link.ifi_family = AF_UNSPEC;
-	nl_put(&r, IFLA_IFNAME, name, strlen(name) + 1);
-	if (nl_exchange(nl, &r, take_index, &index, "no such interface", err) < 0)
+	r.link.ifi_index = index;
+	if (name)
+		nl_put(&r, IFLA_IFNAME, name, strlen(name) + 1);
+	if (nl_exchange(nl, &r, take_index, &found, "no such interface", err) < 0)
 		return err->errnum == ENODEV ? 0 : -1;
-	if (index <= 0)
+	if (found <= 0)
 		return shim_fail(err, ENODEV, "no such interface");
-	return index;
+	return found;
+}
+
+int nl_link_index(int nl, const char *name, struct shim_error *err)
+{
+	return link_lookup(nl, name, 0, err);
+}
+
+int nl_link_exists(int nl, int index, struct shim_error *err)
+{
+	return link_lookup(nl, NULL, index, err);
 }
 
 struct addr_list {

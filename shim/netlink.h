@@ -26,6 +26,9 @@ int nl_open_in(int netns_fd, struct shim_error *err);
  * none, -1 on other errors. */
 int nl_link_index(int nl, const char *name, struct shim_error *err);
 
+/* index when interface index exists, 0 when not (as nl_link_index). */
+int nl_link_exists(int nl, int index, struct shim_error *err);
+
 /* An address as the kernel reported it, enough to add it again. */
 struct nl_addr {
 	uint8_t family, prefixlen, scope;

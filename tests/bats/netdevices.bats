@@ -164,15 +164,34 @@ assert_given_back() {
 	assert_nothing_left
 }
 
-@test "netDevices: an interface the container renamed is said, and nothing is left" {
-	setup_bundle sh -c 'ip link set ctr0 down && ip link set ctr0 name other0'
+@test "netDevices: what the container did to the interface's name and addresses stays in it" {
+	# renamed, given an address, and a new interface under the lent name
+	setup_bundle sh -c 'ip link set ctr0 down && ip link set ctr0 name other0 &&
+		ip addr add 10.66.0.1/24 dev other0 &&
+		ip link add ctr0 type veth peer name fake1 && ip addr add 10.67.0.1/24 dev ctr0'
+	lend
+	all_caps
+	links_before=$(ip -o link show | wc -l)
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_given_back
+	run ip -o addr show
+	[[ "$output" != *10.66.0.1* && "$output" != *10.67.0.1* ]] || { show_run; false; }
+	run ip link show fake1
+	assert_failure
+	[ "$(ip -o link show | wc -l)" -eq "$links_before" ]
+	assert_nothing_left
+}
+
+@test "netDevices: an interface the container removed is said, and nothing is left" {
+	setup_bundle ip link del ctr0
 	lend
 	all_caps
 	run shim run -b "$BUNDLE" c1
 	assert_success
-	assert_output_has "linux.netDevices.shimA: no interface ctr0 in the container to give back"
+	assert_output_has "linux.netDevices.shimA: the interface lent as ctr0 is no longer in the container"
 	assert_nothing_left
-	# the namespace went with the hold: a veth dies with it, its peer too
+	# a veth goes with its peer
 	run ip link show shimB
 	assert_failure
 }
