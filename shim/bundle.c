@@ -24,7 +24,8 @@ int bundle_load(const char *dir, struct bundle *b, struct shim_error *err)
 	b->path = realpath(dir, NULL);
 	if (!b->path)
 		return shim_fail_errno(err, "--bundle %s", dir);
-	snprintf(config, sizeof(config), "%s/config.json", b->path);
+	if (path_format(config, sizeof(config), err, "%s/config.json", b->path) < 0)
+		goto fail;
 	b->text = read_small_file(config, CONFIG_MAX, &b->len, err);
 	if (!b->text)
 		goto fail;
@@ -33,10 +34,11 @@ int bundle_load(const char *dir, struct bundle *b, struct shim_error *err)
 		shim_error_wrap(err, "%s", config);
 		goto fail;
 	}
-	if (b->spec->root_path[0] == '/')
-		snprintf(root, sizeof(root), "%s", b->spec->root_path);
-	else
-		snprintf(root, sizeof(root), "%s/%s", b->path, b->spec->root_path);
+	if (path_format(root, sizeof(root), err, "%s%s%s", b->spec->root_path[0] == '/' ? "" :
+			b->path, b->spec->root_path[0] == '/' ? "" : "/", b->spec->root_path) < 0) {
+		shim_error_wrap(err, "%s: root.path", config);
+		goto fail;
+	}
 	b->rootfs = realpath(root, NULL);
 	if (!b->rootfs || stat(b->rootfs, &st) < 0 || !S_ISDIR(st.st_mode)) {
 		shim_fail(err, b->rootfs ? ENOTDIR : errno, "%s: root.path: %s", config, root);

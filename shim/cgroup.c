@@ -188,7 +188,8 @@ int cgroup_open(const char *rel, struct shim_error *err)
 	char path[PATH_MAX];
 	int fd;
 
-	snprintf(path, sizeof(path), "%s%s", CGROUP_ROOT, rel);
+	if (path_format(path, sizeof(path), err, "%s%s", CGROUP_ROOT, rel) < 0)
+		return shim_error_wrap(err, "cgroup");
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return shim_fail_errno(err, "cgroup: open %s", path);
@@ -237,7 +238,8 @@ int cgroup_create(const char *rel, const struct oci_resources *r, struct shim_er
 	bool existed;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s%s", CGROUP_ROOT, rel);
+	if (path_format(path, sizeof(path), err, "%s%s", CGROUP_ROOT, rel) < 0)
+		return shim_error_wrap(err, "cgroup");
 	existed = access(path, F_OK) == 0;
 	if (make_folders(rel, err) < 0)
 		return -1;
@@ -439,7 +441,8 @@ int cgroup_destroy(const char *rel, struct shim_error *err)
 	char path[PATH_MAX];
 	_cleanup_close_ int fd = -1;
 
-	snprintf(path, sizeof(path), "%s%s", CGROUP_ROOT, rel);
+	if (path_format(path, sizeof(path), err, "%s%s", CGROUP_ROOT, rel) < 0)
+		return shim_error_wrap(err, "cgroup");
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : shim_fail_errno(err, "cgroup: open %s", path);

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,20 @@
 #include "shim/cleanup.h"
 #include "shim/fsutil.h"
 #include "shim/syscalls.h"
+
+int path_format(char *buf, size_t len, struct shim_error *err, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len)
+		return shim_fail(err, ENAMETOOLONG, "%.64s...: longer than %zu bytes", buf,
+				 len - 1);
+	return 0;
+}
 
 int mkdir_p(const char *path, mode_t parent_mode, mode_t mode, struct shim_error *err)
 {

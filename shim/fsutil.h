@@ -9,6 +9,12 @@
 
 #include "shim/error.h"
 
+/* snprintf into buf, but a text that does not fit fails (ENAMETOOLONG,
+ * naming its start) instead of being cut short: a cut path names another
+ * file. */
+int path_format(char *buf, size_t len, struct shim_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* mkdir -p: missing parents with parent_mode, the last part with mode.
  * The error names the part that could not be made. */
 int mkdir_p(const char *path, mode_t parent_mode, mode_t mode, struct shim_error *err);

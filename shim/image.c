@@ -231,8 +231,8 @@ static int write_config(const char *bundle, int rootfd, const struct oci_image_c
 			 "empty): config.json runs \"sh\"");
 	p.args = args[0] ? args : sh;
 	p.env = env;
-	snprintf(path, sizeof(path), "%s/config.json", bundle);
-	if ((json = oci_spec_json_for_process(&p, c->labels, err)))
+	if (path_format(path, sizeof(path), err, "%s/config.json", bundle) == 0 &&
+	    (json = oci_spec_json_for_process(&p, c->labels, err)))
 		r = write_file_atomic(path, json, err);
 out:
 	strv_free(args);
@@ -300,11 +300,12 @@ int image_unpack(const char *image, const char *bundle, struct shim_error *err)
 		return errno == EEXIST ? shim_fail(err, 0, "bundle %s exists already (unpack "
 							 "makes a new one)", bundle)
 				       : shim_fail_errno(err, "bundle %s", bundle);
-	snprintf(rootfs, sizeof(rootfs), "%s/rootfs", bundle);
-	if (mkdir(rootfs, 0755) == 0)
-		rootfd = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (rootfd < 0)
-		shim_fail_errno(err, "mkdir %s", rootfs);
+	if (path_format(rootfs, sizeof(rootfs), err, "%s/rootfs", bundle) == 0) {
+		if (mkdir(rootfs, 0755) == 0)
+			rootfd = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (rootfd < 0)
+			shim_fail_errno(err, "mkdir %s", rootfs);
+	}
 	if (rootfd < 0 || unpack_into(layout, name, bundle, rootfd, err) < 0) {
 		struct shim_error ignored;
 

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "shim/fsutil.h"
 #include "shim/log.h"
 #include "shim/lsm.h"
 #include "shim/procfs.h"
@@ -62,7 +63,8 @@ static int set_apparmor(const char *profile, struct shim_error *err)
 
 	if (dir >= 0)
 		close(dir);
-	snprintf(text, sizeof(text), "exec %s", profile);
+	if (path_format(text, sizeof(text), err, "exec %s", profile) < 0)
+		return shim_error_wrap(err, "process.apparmorProfile");
 	if (procfs_write_self(dir >= 0 ? "attr/apparmor/exec" : "attr/exec", text, err) < 0)
 		return shim_error_wrap(err, "process.apparmorProfile: \"%s\"", profile);
 	return 0;

@@ -83,15 +83,15 @@ static int find_exe(const char *name, char *const *env, char *out, size_t len,
 	if (strchr(name, '/')) {
 		if (!is_executable(name))
 			return shim_fail(err, 0, "exec: \"%s\": no such executable file", name);
-		snprintf(out, len, "%s", name);
-		return 0;
+		return path_format(out, len, err, "%s", name) < 0 ? shim_error_wrap(err, "exec") : 0;
 	}
-	snprintf(dirs, sizeof(dirs), "%s", path ? path : DEFAULT_PATH);
-	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		snprintf(out, len, "%s/%s", *d ? d : ".", name);
-		if (is_executable(out))
+	if (path_format(dirs, sizeof(dirs), err, "%s", path ? path : DEFAULT_PATH) < 0)
+		return shim_error_wrap(err, "exec: $PATH");
+	/* a candidate too long to be a path is no candidate */
+	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save))
+		if (path_format(out, len, NULL, "%s/%s", *d ? d : ".", name) == 0 &&
+		    is_executable(out))
 			return 0;
-	}
 	return shim_fail(err, 0, "exec: \"%s\": executable file not found in $PATH", name);
 }
 
@@ -116,8 +116,10 @@ static void home_of(uid_t uid, char *out, size_t len)
 		/* strsep keeps empty fields, which passwd has */
 		while (n < 7 && (fields[n] = strsep(&p, ":")))
 			n++;
+		/* a home too long for a path stays "/" */
 		if (n >= 6 && strtoul(fields[2], NULL, 10) == uid && *fields[5]) {
-			snprintf(out, len, "%s", fields[5]);
+			if (path_format(out, len, NULL, "%s", fields[5]) < 0)
+				snprintf(out, len, "/");
 			break;
 		}
 	}

@@ -395,7 +395,9 @@ static int make_listed_device(int root_fd, const struct oci_device *d, struct sh
 
 	if (!*name || !strcmp(name, ".") || !strcmp(name, ".."))
 		return shim_fail(err, EINVAL, "path: \"%s\" names no file", d->path);
-	snprintf(parent, sizeof(parent), "%.*s", (int)(name - 1 - d->path), d->path);
+	if (path_format(parent, sizeof(parent), err, "%.*s", (int)(name - 1 - d->path),
+			d->path) < 0)
+		return -1;
 	dir = rootfs_make_path(root_fd, parent[0] ? parent : "/", false, err);
 	if (dir < 0)
 		return -1;

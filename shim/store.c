@@ -215,7 +215,9 @@ bool store_has(const char *root, const char *id)
 	char path[PATH_MAX];
 	struct stat st;
 
-	snprintf(path, sizeof(path), "%s/%s", root, id);
+	/* too long to look at: cannot be told */
+	if (path_format(path, sizeof(path), NULL, "%s/%s", root, id) < 0)
+		return true;
 	return lstat(path, &st) == 0 || errno != ENOENT;
 }
 

@@ -67,6 +67,12 @@ create_fails_with() {
 	create_fails_with "root.path: $BUNDLE/rootfs"
 }
 
+@test "a root.path longer than a path can be is refused, not cut short" {
+	update_config --arg p "$(printf 'r%.0s' $(seq 5000))" '.root.path = $p'
+	create_fails_with "root.path: $BUNDLE/rrrr"
+	assert_output_has "...: longer than 4095 bytes"
+}
+
 @test "a program not in PATH fails create, as runc says it" {
 	update_config '.process.args = ["no-such-program"]'
 	create_fails_with 'exec: "no-such-program": executable file not found in $PATH'

@@ -74,6 +74,15 @@ tmp ok"
 	assert_nothing_left
 }
 
+@test "an AppArmor profile name longer than a write can hold is refused, not cut short" {
+	update_config --arg p "$(printf 'p%.0s' $(seq 5000))" '.process.apparmorProfile = $p'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "process.apparmorProfile: exec pppp"
+	assert_output_has "...: longer than 4095 bytes"
+	assert_nothing_left
+}
+
 @test "process.selinuxLabel without SELinux fails create, named, leaving nothing" {
 	update_config '.process.selinuxLabel = "system_u:system_r:container_t:s0"'
 	shim_detached create -b "$BUNDLE" c1

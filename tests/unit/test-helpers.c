@@ -9,6 +9,7 @@
 
 #include "oci/state.h"
 #include "shim/fd.h"
+#include "shim/fsutil.h"
 #include "shim/mount_options.h"
 #include "shim/pidfd.h"
 #include "shim/signals.h"
@@ -160,6 +161,21 @@ TEST(a_broken_state_file_is_refused)
 	return 0;
 }
 
+TEST(a_path_that_does_not_fit_fails_instead_of_being_cut)
+{
+	struct shim_error err = { 0 };
+	char buf[16];
+
+	CHECK(path_format(buf, sizeof(buf), &err, "%s/%s", "/run", "shim") == 0);
+	CHECK_STR(buf, "/run/shim");
+	CHECK(path_format(buf, sizeof(buf), &err, "%s/%s", "/run/shim", "a-long-id") < 0);
+	CHECK(err.errnum == ENAMETOOLONG);
+	CHECK_STR(err.msg, "/run/shim/a-lon...: longer than 15 bytes");
+	/* exactly full fits */
+	CHECK(path_format(buf, sizeof(buf), &err, "%s", "123456789012345") == 0);
+	return 0;
+}
+
 TEST(close_from_proc_closes_from_first_up)
 {
 	int a = open("/dev/null", O_RDONLY), b = open("/dev/null", O_RDONLY);
@@ -223,6 +239,7 @@ int main(void)
 	RUN(state_round_trips_with_private_fields);
 	RUN(public_state_hides_private_fields);
 	RUN(a_broken_state_file_is_refused);
+	RUN(a_path_that_does_not_fit_fails_instead_of_being_cut);
 	RUN(close_from_proc_closes_from_first_up);
 	RUN(preserved_fds_must_be_open);
 	RUN(start_time_of_self_is_stable);
