@@ -166,15 +166,17 @@ start_sleeper() {
 	assert_output_has "update: nothing to change"
 }
 
+# Whether `ps --format json ID` lists N processes.
+ps_lists() {
+	[ "$(shim ps --format json "$1" | jq length)" = "$2" ]
+}
+
 @test "ps --format json lists the container's processes by host PID" {
 	setup_bundle sh -c 'sleep 1000 & sleep 1000'
 	shim_detached run -d -b "$BUNDLE" c1
 	assert_success
 	pid=$(shim state c1 | jq .pid)
-	for i in $(seq 50); do
-		[ "$(shim ps --format json c1 | jq length)" = 2 ] && break
-		sleep 0.1
-	done
+	retry 50 0.1 ps_lists c1 2
 	run shim ps --format json c1
 	assert_success
 	[ "$(jq length <<< "$output")" = 2 ]
@@ -248,9 +250,9 @@ $pid sleep" ]
 	assert_success
 	"$SHIM_BIN" --root "$ROOT" events c1 > "$BATS_TEST_TMPDIR/events.log" 2>&1 3>&- &
 	events=$!
-	for i in $(seq 100); do grep -q '"id":"c1"' "$BATS_TEST_TMPDIR/events.log" && break; sleep 0.1; done
+	retry 100 0.1 grep -q '"id":"c1"' "$BATS_TEST_TMPDIR/events.log"
 	shim exec -d c1 sh -c 'x=$(tail /dev/zero)'
-	for i in $(seq 300); do grep -q '"type":"oom"' "$BATS_TEST_TMPDIR/events.log" && break; sleep 0.1; done
+	retry 300 0.1 grep -q '"type":"oom"' "$BATS_TEST_TMPDIR/events.log"
 	shim delete -f c1
 	wait "$events"
 	grep -qx '{"type":"oom","id":"c1"}' "$BATS_TEST_TMPDIR/events.log" ||

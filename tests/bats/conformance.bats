@@ -250,7 +250,7 @@ ro"
 		.process.args = ["sh", "-c", "mkdir -p /sys/fs/cgroup/sub/deeper && echo $$ > /sys/fs/cgroup/sub/deeper/cgroup.procs && exec sleep 1000"]'
 	shim_detached run -d -b "$BUNDLE" c1
 	assert_success
-	for i in $(seq 50); do [ -d "/sys/fs/cgroup/$(cat "$ROOT/c1/cgroup")/sub/deeper" ] && break; sleep 0.1; done
+	retry 50 0.1 test -d "/sys/fs/cgroup/$(cat "$ROOT/c1/cgroup")/sub/deeper"
 	run shim delete -f c1
 	assert_success
 	assert_nothing_left
@@ -299,7 +299,7 @@ ro"
 	shim_detached run -d -b "$BUNDLE" c1
 	assert_success
 	local cg=/sys/fs/cgroup$(cat "$ROOT/c1/cgroup")
-	for i in $(seq 50); do [ -d "$cg/side" ] && break; sleep 0.1; done
+	retry 50 0.1 test -d "$cg/side"
 	run shim exec --cgroup /side c1 cat /proc/self/cgroup
 	assert_success
 	assert_output "0::/side"
@@ -314,7 +314,7 @@ ro"
 	shim_detached run -d -b "$BUNDLE" c1
 	assert_success
 	local cg=/sys/fs/cgroup$(cat "$ROOT/c1/cgroup")
-	for i in $(seq 50); do grep -q pids "$cg/cgroup.subtree_control" && break; sleep 0.1; done
+	retry 50 0.1 grep -q pids "$cg/cgroup.subtree_control"
 	run shim exec c1 cat /proc/self/cgroup
 	assert_success
 	assert_output "0::/init"

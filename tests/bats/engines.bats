@@ -44,10 +44,7 @@ start_containerd() {
 	containerd --config "$BATS_FILE_TMPDIR/containerd/config.toml" \
 		> "$BATS_FILE_TMPDIR/containerd/log" 2>&1 < /dev/null 3>&- &
 	echo $! > "$BATS_FILE_TMPDIR/containerd/pid"
-	for _ in $(seq 150); do
-		[ -S "$CTRD_SOCK" ] && return 0
-		sleep 0.2
-	done
+	retry 150 0.2 test -S "$CTRD_SOCK" && return 0
 	echo "containerd did not start:"
 	cat "$BATS_FILE_TMPDIR/containerd/log"
 	return 1
@@ -74,6 +71,11 @@ assert_no_container_process() {
 			return 1 ;;
 		esac
 	done
+}
+
+# Whether ctr lists the task as stopped.
+ct_task_stopped() {
+	[[ "$(ct tasks ls)" == *STOPPED* ]]
 }
 
 @test "podman runs a busybox container through shim and removes it" {
@@ -148,10 +150,7 @@ layer 2"
 /bin/busybox"
 	run ct tasks kill -s SIGKILL c1
 	assert_success
-	for _ in $(seq 50); do
-		[[ "$(ct tasks ls)" == *STOPPED* ]] && break
-		sleep 0.2
-	done
+	retry 50 0.2 ct_task_stopped
 	run ct tasks delete c1
 	assert_success
 	run ct containers rm c1

@@ -298,10 +298,10 @@ start_runtime_in_container() {
 			sleep 0.05
 		done
 		echo refused > /tmp/result' < /dev/null > /dev/null 2>&1 3>&-
-	for i in $(seq 100); do [ -s "$BUNDLE/rootfs/tmp/result" ] && break; sleep 0.1; done
+	retry 100 0.1 test -s "$BUNDLE/rootfs/tmp/result"
 	kill -9 "$PID"
 	exec 7>&-
-	for i in $(seq 150); do grep -qE "written|refused|noopen" "$BUNDLE/rootfs/tmp/result" && break; sleep 0.1; done
+	retry 150 0.1 grep -qE "written|refused|noopen" "$BUNDLE/rootfs/tmp/result"
 	[ "$(sha256sum < "$SHIM_BIN")" = "$before" ] || { echo "the runtime binary was rewritten"; false; }
 	run cat "$BUNDLE/rootfs/tmp/result"
 	assert_output refused

@@ -135,15 +135,29 @@ assert_nothing_left() {
 	fi
 }
 
+# retry TRIES DELAY CMD...: run CMD until it succeeds, at most TRIES times,
+# DELAY seconds apart; fails, saying so, when it never does. The one way
+# tests wait for something to happen.
+retry() {
+	local tries=$1 delay=$2 i
+	shift 2
+	for ((i = 1; i <= tries; i++)); do
+		"$@" && return 0
+		[ "$i" -eq "$tries" ] || sleep "$delay"
+	done
+	echo "never came true in $tries tries, $delay s apart: $*"
+	return 1
+}
+
+# Whether container ID has the status (no output).
+status_is() {
+	[ "$(container_status "$1" 2>/dev/null)" = "$2" ]
+}
+
 # Wait (up to 10 s) until the container has the status.
 wait_for_status() {
-	local id=$1 want=$2 i
-	for i in $(seq 100); do
-		[ "$(container_status "$id")" = "$want" ] && return 0
-		sleep 0.1
-	done
-	echo "container $id is $(container_status "$id"), not $want"
-	return 1
+	retry 100 0.1 status_is "$1" "$2" ||
+		{ echo "container $1 is $(container_status "$1"), not $2"; return 1; }
 }
 
 # A suite with a teardown of its own calls this from it.

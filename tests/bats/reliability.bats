@@ -23,12 +23,7 @@ blocking_hook() {
 
 # Wait (up to 30 s) for FILE.
 wait_for_file() {
-	for _ in $(seq 300); do
-		[ -e "$1" ] && return 0
-		sleep 0.1
-	done
-	echo "$1 never appeared"
-	return 1
+	retry 300 0.1 test -e "$1"
 }
 
 # No process of this test (a hook's sleep, an init) is left anywhere.
@@ -118,10 +113,7 @@ assert_recovers() {
 
 @test "run killed -9 in the foreground: the container runs on, delete -f leaves nothing" {
 	shim_bg run -b "$BUNDLE" c1
-	for _ in $(seq 100); do
-		[ "$(container_status c1 2>/dev/null)" = running ] && break
-		sleep 0.1
-	done
+	retry 100 0.1 status_is c1 running
 	kill -9 "$BG"
 	wait "$BG" || true
 	assert_recovers running
@@ -186,10 +178,7 @@ state.json" ]
 	shim_detached run -d -b "$BUNDLE" c1
 	assert_success
 	pid=$(jq -r .pid "$ROOT/c1/state.json")
-	for _ in $(seq 100); do
-		[ "$(container_status c1)" = stopped ] && break
-		sleep 0.1
-	done
+	wait_for_status c1 stopped
 	# hand the PID to a new process: ns_last_pid is the PID given last
 	other=
 	for _ in $(seq 20); do

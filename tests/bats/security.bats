@@ -152,7 +152,7 @@ enosys_profile() {
 @test "SCMP_ACT_NOTIFY hands the syscall to the agent at listenerPath, with the state" {
 	SOCK=$BATS_TEST_TMPDIR/agent.sock
 	"$PAYLOAD/seccomp-agent" "$SOCK" "$BATS_TEST_TMPDIR/agent.state" 18 3>&- &
-	for i in $(seq 50); do [ -S "$SOCK" ] && break; sleep 0.1; done
+	retry 50 0.1 test -S "$SOCK"
 	update_config --arg s "$SOCK" '.process.args = ["sh", "-c", "mkdir /dev/x 2>&1; echo $?"] |
 		.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW", "listenerPath": $s,
 		"listenerMetadata": "for-the-agent",

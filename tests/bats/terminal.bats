@@ -15,8 +15,7 @@ start_receiver() {
 	SOCK=$BATS_TEST_TMPDIR/console.sock
 	"$PAYLOAD/recvtty" "$SOCK" "$BATS_TEST_TMPDIR/tty.out" > "$BATS_TEST_TMPDIR/recv.log" 2>&1 3>&- &
 	RECEIVER=$!
-	for i in $(seq 50); do [ -S "$SOCK" ] && return 0; sleep 0.1; done
-	false
+	retry 50 0.1 test -S "$SOCK"
 }
 
 @test "run in the foreground gives the process a pty of the asked size and copies it" {

@@ -71,13 +71,15 @@ with_user_ns() {
 }
 
 # A user namespace held by a sleeping process, mapped as $MAP: HOLDER.
+# Whether process PID is in another user namespace than ours.
+in_own_user_ns() {
+	[ "$(readlink "/proc/$1/ns/user")" != "$(readlink /proc/self/ns/user)" ]
+}
+
 start_holder() {
 	unshare --user sleep 1000 < /dev/null > /dev/null 2>&1 3>&- &
 	HOLDER=$!
-	for _ in $(seq 50); do
-		[ "$(readlink /proc/$HOLDER/ns/user)" != "$(readlink /proc/self/ns/user)" ] && break
-		sleep 0.1
-	done
+	retry 50 0.1 in_own_user_ns "$HOLDER"
 	echo "0 100000 65536" > /proc/$HOLDER/uid_map
 	echo "0 100000 65536" > /proc/$HOLDER/gid_map
 }
