@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -127,14 +128,32 @@ static int set_times(int fd, const char *name, struct archive_entry *e, int flag
 	return name ? utimensat(fd, name, ts, flags) : futimens(fd, ts);
 }
 
+/* The entry's owner as IDs fchown takes: a negative one, or one past
+ * 2^32 - 2 (-1 means "leave as is" to chown, and a wider one would wrap,
+ * 2^32 becoming root), is refused with EOVERFLOW. */
+static int entry_owner(struct archive_entry *e, uid_t *uid, gid_t *gid)
+{
+	la_int64_t u = archive_entry_uid(e), g = archive_entry_gid(e);
+
+	if (u < 0 || g < 0 || u >= (la_int64_t)UINT32_MAX || g >= (la_int64_t)UINT32_MAX) {
+		errno = EOVERFLOW;
+		return -1;
+	}
+	*uid = (uid_t)u;
+	*gid = (gid_t)g;
+	return 0;
+}
+
 /* Owner, then mode (chown clears set-id bits), xattrs, times, on an fd. */
 static int set_meta_fd(int fd, struct archive_entry *e)
 {
 	const char *key;
 	const void *value;
 	size_t size;
+	uid_t uid;
+	gid_t gid;
 
-	if (fchown(fd, archive_entry_uid(e), archive_entry_gid(e)) < 0 ||
+	if (entry_owner(e, &uid, &gid) < 0 || fchown(fd, uid, gid) < 0 ||
 	    fchmod(fd, archive_entry_perm(e)) < 0)
 		return -1;
 	archive_entry_xattr_reset(e);
@@ -207,7 +226,11 @@ static int make_link(int rootfd, int dir, const char *name, const char *target,
 static int make_node(int dir, const char *name, struct archive_entry *e)
 {
 	mode_t type = archive_entry_filetype(e);
+	uid_t uid;
+	gid_t gid;
 
+	if (entry_owner(e, &uid, &gid) < 0)
+		return -1;
 	if (type == AE_IFLNK) {
 		if (symlinkat(archive_entry_symlink(e), dir, name) < 0)
 			return -1;
@@ -215,8 +238,7 @@ static int make_node(int dir, const char *name, struct archive_entry *e)
 		   fchmodat(dir, name, archive_entry_perm(e), 0) < 0) {
 		return -1;
 	}
-	if (fchownat(dir, name, archive_entry_uid(e), archive_entry_gid(e),
-		     AT_SYMLINK_NOFOLLOW) < 0)
+	if (fchownat(dir, name, uid, gid, AT_SYMLINK_NOFOLLOW) < 0)
 		return -1;
 	return set_times(dir, name, e, AT_SYMLINK_NOFOLLOW);
 }
@@ -228,8 +250,13 @@ static int make_entry(struct archive *a, int rootfd, char *path, struct archive_
 	mode_t type = archive_entry_filetype(e);
 	_cleanup_close_ int dir = -1;
 	char *name = split_last(path);
+	uid_t uid;
+	gid_t gid;
 	int r;
 
+	if (entry_owner(e, &uid, &gid) < 0)
+		return shim_fail(err, EOVERFLOW, "owner %lld:%lld is not a uid:gid (0 to 4294967294)",
+				 (long long)archive_entry_uid(e), (long long)archive_entry_gid(e));
 	dir = open_dir_in_root(rootfd, path, true, err);
 	if (dir < 0)
 		return -1;

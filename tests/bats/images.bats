@@ -166,6 +166,23 @@ hello from the image"
 	[ ! -e "$OUT" ]
 }
 
+@test "a layer entry owned by uid 2^32 is refused, not made root's, and no bundle is left" {
+	mkdir -p "$BATS_TEST_TMPDIR/d"
+	echo x > "$BATS_TEST_TMPDIR/d/f"
+	chmod 4755 "$BATS_TEST_TMPDIR/d/f"
+	tar --numeric-owner --owner=0 --group=0 -C "$BATS_TEST_TMPDIR/d" -cf "$BATS_TEST_TMPDIR/wide.tar" ./f
+	# the uid field in base-256 (GNU): 2^32, which a 32-bit uid_t wraps to 0
+	perl -e 'open(my $f, "+<", $ARGV[0]) or die; binmode $f; read($f, my $h, 512) == 512 or die;
+		substr($h, 108, 8) = "\x80\x00\x00\x01\x00\x00\x00\x00"; substr($h, 148, 8) = " " x 8;
+		substr($h, 148, 8) = sprintf("%06o\0 ", unpack("%32C*", $h));
+		seek($f, 0, 0); print $f $h;' "$BATS_TEST_TMPDIR/wide.tar"
+	make_layout "$BATS_TEST_TMPDIR/l" "" "$(busybox_layer)" "$BATS_TEST_TMPDIR/wide.tar"
+	run "$SHIM_BIN" unpack "$LAYOUT" "$OUT"
+	assert_failure
+	assert_output_has 'entry ./f: owner 4294967296:0 is not a uid:gid'
+	[ ! -e "$OUT" ]
+}
+
 @test "a blob whose content does not match its digest is refused and no bundle is left" {
 	cp -r "$IMAGE" "$BATS_TEST_TMPDIR/bad"
 	big=$(ls -S "$BATS_TEST_TMPDIR/bad/blobs/sha256" | head -n 1)
