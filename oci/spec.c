@@ -241,8 +241,8 @@ static int parse_console_size(yajl_val proc, struct oci_process *p, struct shim_
 	if (r1 || r2)
 		return json_fail(err, "process.consoleSize", "needs height and width");
 	p->has_console_size = true;
-	p->console_rows = (unsigned int)rows;
-	p->console_cols = (unsigned int)cols;
+	p->console_rows = (uint16_t)rows;
+	p->console_cols = (uint16_t)cols;
 	return 0;
 }
 

@@ -43,7 +43,7 @@ struct oci_capabilities {
 struct oci_process {
 	bool terminal;
 	bool has_console_size;
-	unsigned int console_rows, console_cols;	/* process.consoleSize */
+	uint16_t console_rows, console_cols;	/* process.consoleSize */
 	struct oci_user user;
 	char **args;		/* NULL-terminated, at least one */
 	char **env;		/* NULL-terminated */

@@ -7,7 +7,18 @@
 #include "oci/json.h"
 #include "oci/state.h"
 
-static void gen_state(yajl_gen g, const struct oci_state *st, bool with_private)
+struct oci_state_view oci_state_view(const struct oci_state *st)
+{
+	return (struct oci_state_view){
+		.oci_version = st->oci_version, .id = st->id, .status = st->status,
+		.bundle = st->bundle, .rootfs = st->rootfs, .created = st->created,
+		.owner = st->owner, .pid = st->pid, .annotations = st->annotations,
+		.init_start_time = st->init_start_time, .cgroup_path = st->cgroup_path,
+		.has_poststart = st->has_poststart, .has_poststop = st->has_poststop,
+	};
+}
+
+static void gen_state(yajl_gen g, const struct oci_state_view *st, bool with_private)
 {
 	yajl_gen_map_open(g);
 	gen_key_str(g, "ociVersion", st->oci_version);
@@ -47,7 +58,7 @@ static yajl_gen new_gen(bool pretty)
 	return g;
 }
 
-char *oci_state_to_json(const struct oci_state *st, bool with_private, bool pretty,
+char *oci_state_to_json(const struct oci_state_view *st, bool with_private, bool pretty,
 			struct shim_error *err)
 {
 	yajl_gen g = new_gen(pretty);
@@ -60,7 +71,7 @@ char *oci_state_to_json(const struct oci_state *st, bool with_private, bool pret
 	return gen_finish(g, err);
 }
 
-char *oci_process_state_to_json(const struct oci_state *st, const char *metadata,
+char *oci_process_state_to_json(const struct oci_state_view *st, const char *metadata,
 				struct shim_error *err)
 {
 	yajl_gen g = new_gen(false);
@@ -90,8 +101,11 @@ char *oci_state_list_to_json(struct oci_state *const *states, size_t n,
 		return NULL;
 	}
 	yajl_gen_array_open(g);
-	for (size_t i = 0; i < n; i++)
-		gen_state(g, states[i], false);
+	for (size_t i = 0; i < n; i++) {
+		struct oci_state_view v = oci_state_view(states[i]);
+
+		gen_state(g, &v, false);
+	}
 	yajl_gen_array_close(g);
 	return gen_finish(g, err);
 }

@@ -33,9 +33,23 @@ struct oci_state {
 	bool has_poststart, has_poststop;
 };
 
+/* What the writers below read: the same fields, none of them theirs to
+ * change or free, so a caller fills one from strings it only borrows. */
+struct oci_state_view {
+	const char *oci_version, *id, *status, *bundle, *rootfs, *created, *owner;
+	pid_t pid;
+	char *const *annotations;
+	unsigned long long init_start_time;
+	const char *cgroup_path;
+	bool has_poststart, has_poststop;
+};
+
+/* The view of a state read back (oci_state_parse). */
+struct oci_state_view oci_state_view(const struct oci_state *st);
+
 /* JSON text (malloc'd). with_private: include the "shim" member; pretty:
  * two-space indented, as runc prints `state`. */
-char *oci_state_to_json(const struct oci_state *st, bool with_private, bool pretty,
+char *oci_state_to_json(const struct oci_state_view *st, bool with_private, bool pretty,
 			struct shim_error *err);
 
 /* A JSON array of states, compact, as `list --format json` prints. */
@@ -44,7 +58,7 @@ char *oci_state_list_to_json(struct oci_state *const *states, size_t n,
 
 /* What a seccomp agent gets with the notify fd (runtime-spec
  * ContainerProcessState): fds ["seccompFd"], pid, metadata, state. */
-char *oci_process_state_to_json(const struct oci_state *st, const char *metadata,
+char *oci_process_state_to_json(const struct oci_state_view *st, const char *metadata,
 				struct shim_error *err);
 
 struct oci_state *oci_state_parse(const char *json, size_t len, struct shim_error *err);

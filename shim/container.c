@@ -202,9 +202,9 @@ static int init_enter_user_ns(struct init_ctx *c, struct shim_error *err)
 /* The seccomp agent gets the notify fd with this, once the filter loads. */
 static int plan_agent(struct init_ctx *c, struct process_plan *plan, struct shim_error *err)
 {
-	struct oci_state st = {
-		.oci_version = c->spec->oci_version, .id = (char *)c->id, .pid = c->host_pid,
-		.status = "creating", .bundle = (char *)c->bundle, .rootfs = (char *)c->rootfs,
+	struct oci_state_view st = {
+		.oci_version = c->spec->oci_version, .id = c->id, .pid = c->host_pid,
+		.status = "creating", .bundle = c->bundle, .rootfs = c->rootfs,
 		.annotations = c->spec->annotations,
 	};
 
@@ -347,16 +347,16 @@ static char *now_rfc3339(void)
 static int record_state(int dir_fd, const struct create_opts *o, const struct bundle *b,
 			const char *cgroup_rel, pid_t pid, struct shim_error *err)
 {
-	struct oci_state st = {
+	struct oci_state_view st = {
 		.oci_version = b->spec->oci_version,
-		.id = (char *)o->id,
+		.id = o->id,
 		.pid = pid,
 		.status = pid ? "created" : "creating",
 		.bundle = b->path,
 		.rootfs = b->rootfs,
 		.owner = "",
 		.annotations = b->spec->annotations,
-		.cgroup_path = cgroup_rel && *cgroup_rel ? (char *)cgroup_rel : NULL,
+		.cgroup_path = cgroup_rel && *cgroup_rel ? cgroup_rel : NULL,
 		.has_poststart = hooks_any(&b->spec->hooks, HOOK_POSTSTART),
 		.has_poststop = hooks_any(&b->spec->hooks, HOOK_POSTSTOP),
 	};

@@ -28,10 +28,16 @@ static const struct device_rule default_rules[] = {
 };
 
 /* Registers: r2 access_type, r3 type, r4 access, r5 major, r6 minor, r7 scratch. */
+/* The registers are 4-bit fields: GCC's -Wconversion cannot see that a
+ * value masked with 0xf fits one, so it is told here, once. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
 static struct bpf_insn insn(uint8_t code, uint8_t dst, uint8_t src, int16_t off, int32_t imm)
 {
-	return (struct bpf_insn){ .code = code, .dst_reg = dst, .src_reg = src, .off = off, .imm = imm };
+	return (struct bpf_insn){ .code = code, .dst_reg = dst & 0xf, .src_reg = src & 0xf,
+				  .off = off, .imm = imm };
 }
+#pragma GCC diagnostic pop
 
 static size_t rule_length(const struct device_rule *r)
 {

@@ -67,7 +67,12 @@ int fd_send(int sock, int fd, struct shim_error *err)
 int fd_send_with(int sock, int fd, const char *data, size_t len, struct shim_error *err)
 {
 	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { .iov_base = (void *)data, .iov_len = len };
+	/* sendmsg only reads the buffer; iovec has no const member */
+	union {
+		const void *in;
+		void *base;
+	} bytes = { .in = data };
+	struct iovec iov = { .iov_base = bytes.base, .iov_len = len };
 	struct msghdr msg = {
 		.msg_iov = &iov, .msg_iovlen = 1,
 		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),

@@ -171,12 +171,12 @@ void hooks_run_warn(const struct oci_hooks *h, enum oci_hook_kind kind, const ch
 char *hooks_state_json(const struct oci_spec *spec, const char *id, pid_t pid, const char *status,
 		       const char *bundle, struct shim_error *err)
 {
-	struct oci_state st = {
+	struct oci_state_view st = {
 		.oci_version = spec->oci_version,
-		.id = (char *)id,
+		.id = id,
 		.pid = pid,
-		.status = (char *)status,
-		.bundle = (char *)bundle,
+		.status = status,
+		.bundle = bundle,
 		.annotations = spec->annotations,
 	};
 

@@ -53,7 +53,7 @@ static int sha256_fd(int fd, char hex[65], int64_t *size, struct shim_error *err
 			shim_fail_errno(err, "read");
 			goto out;
 		}
-		EVP_DigestUpdate(ctx, buf, n);
+		EVP_DigestUpdate(ctx, buf, (size_t)n);
 		*size += n;
 	}
 	EVP_DigestFinal_ex(ctx, md, &mdlen);
@@ -108,7 +108,7 @@ static char *read_fd_all(int fd, size_t max, size_t *len, const char *what,
 			shim_fail_errno(err, "read %s", what);
 			return NULL;
 		}
-		got += n;
+		got += (size_t)n;
 	}
 	buf[got] = '\0';
 	*len = got;

@@ -176,7 +176,8 @@ static int make_file(struct archive *a, int dir, const char *name, struct archiv
 		return -1;
 	while ((r = archive_read_data_block(a, &buf, &size, &off)) == ARCHIVE_OK)
 		for (size_t done = 0; done < size;) {
-			ssize_t n = pwrite(fd, (const char *)buf + done, size - done, off + done);
+			ssize_t n = pwrite(fd, (const char *)buf + done, size - done,
+					   off + (la_int64_t)done);
 
 			if (n < 0 && errno != EINTR)
 				return -1;

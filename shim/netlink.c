@@ -31,7 +31,7 @@ static uint32_t nl_seq;
 static void nl_init(struct nl_req *r, uint16_t type, uint16_t flags, size_t fixed)
 {
 	memset(r, 0, sizeof(*r));
-	r->h.nlmsg_len = NLMSG_LENGTH(fixed);
+	r->h.nlmsg_len = (uint32_t)NLMSG_LENGTH(fixed);
 	r->h.nlmsg_type = type;
 	r->h.nlmsg_flags = NLM_F_REQUEST | flags;
 	r->h.nlmsg_seq = ++nl_seq;
@@ -50,6 +50,25 @@ static void nl_put(struct nl_req *r, uint16_t type, const void *data, size_t len
 
 typedef void (*nl_reply_fn)(const struct nlmsghdr *m, void *ctx);
 
+/* One reply to request seq: 1 to read on, 0 when it was the last word
+ * (an ACK, NLMSG_DONE), -1 on the kernel's error. */
+static int nl_reply(const struct nlmsghdr *m, uint32_t seq, nl_reply_fn fn, void *ctx,
+		    const char *what, struct shim_error *err)
+{
+	if (m->nlmsg_seq != seq)
+		return 1;
+	if (m->nlmsg_type == NLMSG_DONE)
+		return 0;
+	if (m->nlmsg_type == NLMSG_ERROR) {
+		const struct nlmsgerr *e = NLMSG_DATA(m);
+
+		return e->error == 0 ? 0 : shim_fail(err, -e->error, "%s", what);
+	}
+	if (fn)
+		fn(m, ctx);
+	return 1;
+}
+
 /*
  * Send r and read until the kernel's last word on it: the ACK (or error)
  * of a request, NLMSG_DONE of a dump. Other replies go to fn. On error err
@@ -64,27 +83,23 @@ static int nl_exchange(int nl, struct nl_req *r, nl_reply_fn fn, void *ctx, cons
 		return shim_fail_errno(err, "%s: netlink send", what);
 	for (;;) {
 		ssize_t n = recv(nl, buf, sizeof(buf), 0);
+		size_t off = 0;
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			return n < 0 ? shim_fail_errno(err, "%s: netlink receive", what)
 				     : shim_fail(err, EPROTO, "%s: netlink closed", what);
-		int left = (int)n;
+		while (off + sizeof(struct nlmsghdr) <= (size_t)n) {
+			const struct nlmsghdr *m = (const struct nlmsghdr *)(buf + off);
+			int more;
 
-		for (struct nlmsghdr *m = (struct nlmsghdr *)buf; NLMSG_OK(m, left);
-		     m = NLMSG_NEXT(m, left)) {
-			if (m->nlmsg_seq != r->h.nlmsg_seq)
-				continue;
-			if (m->nlmsg_type == NLMSG_DONE)
-				return 0;
-			if (m->nlmsg_type == NLMSG_ERROR) {
-				const struct nlmsgerr *e = NLMSG_DATA(m);
-
-				return e->error == 0 ? 0 : shim_fail(err, -e->error, "%s", what);
-			}
-			if (fn)
-				fn(m, ctx);
+			if (m->nlmsg_len < sizeof(*m) || m->nlmsg_len > (size_t)n - off)
+				return shim_fail(err, EPROTO, "%s: a truncated netlink reply", what);
+			more = nl_reply(m, r->h.nlmsg_seq, fn, ctx, what, err);
+			if (more <= 0)
+				return more;
+			off += NLMSG_ALIGN(m->nlmsg_len);
 		}
 	}
 }
@@ -155,7 +170,8 @@ struct addr_list {
 	bool nomem;
 };
 
-static void copy_attr(const struct rtattr *rta, uint8_t *to, bool *has)
+/* The attribute type's payload of 4 or 16 bytes (an address) into to. */
+static void copy_addr(const struct rtattr *rta, uint8_t *to, bool *has)
 {
 	size_t len = RTA_PAYLOAD(rta);
 
@@ -165,25 +181,37 @@ static void copy_attr(const struct rtattr *rta, uint8_t *to, bool *has)
 	}
 }
 
+static void take_attr(const struct rtattr *rta, struct nl_addr *a)
+{
+	if (rta->rta_type == IFA_LOCAL)
+		copy_addr(rta, a->local, &a->has_local);
+	else if (rta->rta_type == IFA_ADDRESS)
+		copy_addr(rta, a->address, &a->has_address);
+	else if (rta->rta_type == IFA_BROADCAST)
+		copy_addr(rta, a->broadcast, &a->has_broadcast);
+	else if (rta->rta_type == IFA_FLAGS && RTA_PAYLOAD(rta) == 4)
+		memcpy(&a->flags, RTA_DATA(rta), 4);
+}
+
 static void take_addr(const struct nlmsghdr *m, void *ctx)
 {
 	struct addr_list *l = ctx;
 	const struct ifaddrmsg *ifa = NLMSG_DATA(m);
-	int len = (int)IFA_PAYLOAD(m);
+	size_t len = m->nlmsg_len - NLMSG_LENGTH(sizeof(*ifa)), off = 0;
+	const char *attrs = (const char *)ifa + NLMSG_ALIGN(sizeof(*ifa));
 	struct nl_addr a = { .family = ifa->ifa_family, .prefixlen = ifa->ifa_prefixlen,
 			     .scope = ifa->ifa_scope, .flags = ifa->ifa_flags };
 
-	if (m->nlmsg_type != RTM_NEWADDR || (int)ifa->ifa_index != l->index)
+	if (m->nlmsg_type != RTM_NEWADDR || m->nlmsg_len < NLMSG_LENGTH(sizeof(*ifa)) ||
+	    (int)ifa->ifa_index != l->index)
 		return;
-	for (const struct rtattr *rta = IFA_RTA(ifa); RTA_OK(rta, len); rta = RTA_NEXT(rta, len)) {
-		if (rta->rta_type == IFA_LOCAL)
-			copy_attr(rta, a.local, &a.has_local);
-		else if (rta->rta_type == IFA_ADDRESS)
-			copy_attr(rta, a.address, &a.has_address);
-		else if (rta->rta_type == IFA_BROADCAST)
-			copy_attr(rta, a.broadcast, &a.has_broadcast);
-		else if (rta->rta_type == IFA_FLAGS && RTA_PAYLOAD(rta) == 4)
-			memcpy(&a.flags, RTA_DATA(rta), 4);
+	while (off + sizeof(struct rtattr) <= len) {
+		const struct rtattr *rta = (const struct rtattr *)(attrs + off);
+
+		if (rta->rta_len < sizeof(*rta) || rta->rta_len > len - off)
+			break;
+		take_attr(rta, &a);
+		off += RTA_ALIGN(rta->rta_len);
 	}
 	if (!(a.flags & IFA_F_PERMANENT) || (a.family == AF_INET6 && a.scope == RT_SCOPE_LINK))
 		return;

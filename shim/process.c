@@ -248,9 +248,14 @@ static int try_privileges(void *arg, int out)
 
 int process_try_privileges(const struct oci_process *p, struct shim_error *err)
 {
+	/* the helper only reads it; clone's argument has no const */
+	union {
+		const struct oci_process *in;
+		void *arg;
+	} proc = { .in = p };
 	struct shim_error child = { 0 };
 	int status;
-	ssize_t n = clone_helper_output(try_privileges, (void *)p, &child, sizeof(child), &status,
+	ssize_t n = clone_helper_output(try_privileges, proc.arg, &child, sizeof(child), &status,
 					err);
 
 	if (n < 0)

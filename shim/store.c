@@ -154,7 +154,7 @@ int write_file_atomic(const char *path, const char *text, struct shim_error *err
 	return 0;
 }
 
-int store_write_state(int dir_fd, const struct oci_state *st, struct shim_error *err)
+int store_write_state(int dir_fd, const struct oci_state_view *st, struct shim_error *err)
 {
 	_cleanup_free_ char *json = oci_state_to_json(st, true, false, err);
 

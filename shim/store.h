@@ -29,7 +29,7 @@ int store_create(const char *root, const char *id, struct shim_error *err);
 int store_open(const char *root, const char *id, struct shim_error *err);
 
 /* state.json, written to a temporary file then renamed. */
-int store_write_state(int dir_fd, const struct oci_state *st, struct shim_error *err);
+int store_write_state(int dir_fd, const struct oci_state_view *st, struct shim_error *err);
 struct oci_state *store_read_state(int dir_fd, const char *id, struct shim_error *err);
 
 /* Remove ROOT/ID and what it holds. */

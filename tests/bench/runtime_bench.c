@@ -61,7 +61,7 @@ static int one_run(char **argv, long long *us, long *rss_kb)
 }
 
 struct runtime {
-	const char *path;
+	char *path;		/* argv[k], run as given */
 	long long *t, sum;
 	long maxrss;
 	int failed;
@@ -96,7 +96,7 @@ int main(int argc, char **argv)
 	/* Interleaved, so that a slow spell of the machine hits all alike. */
 	for (int i = 0; i < runs; i++)
 		for (int k = 0; k < n; k++) {
-			char *cmd[] = { (char *)rt[k].path, "--root", argv[1], "run", "-b", argv[2],
+			char *cmd[] = { rt[k].path, "--root", argv[1], "run", "-b", argv[2],
 					id, NULL };
 			long rss = 0;
 

@@ -118,7 +118,7 @@ TEST(container_ids)
 TEST(state_round_trips_with_private_fields)
 {
 	char *ann[] = { "k", "v", NULL };
-	struct oci_state st = {
+	struct oci_state_view st = {
 		.oci_version = "1.2.0", .id = "c1", .pid = 42, .status = "created",
 		.bundle = "/b", .rootfs = "/b/rootfs", .created = "2026-01-01T00:00:00.000000001Z",
 		.owner = "", .annotations = ann, .init_start_time = 123456789012ULL,
@@ -138,7 +138,7 @@ TEST(state_round_trips_with_private_fields)
 
 TEST(public_state_hides_private_fields)
 {
-	struct oci_state st = {
+	struct oci_state_view st = {
 		.oci_version = "1.2.0", .id = "c1", .pid = 1, .status = "running",
 		.bundle = "/b", .rootfs = "/b/r", .created = "t", .owner = "",
 		.init_start_time = 5,
@@ -163,7 +163,6 @@ TEST(a_broken_state_file_is_refused)
 
 TEST(a_path_that_does_not_fit_fails_instead_of_being_cut)
 {
-	struct shim_error err = { 0 };
 	char buf[16];
 
 	CHECK(path_format(buf, sizeof(buf), &err, "%s/%s", "/run", "shim") == 0);
