@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/personality.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -29,6 +28,7 @@
 #include "shim/fsutil.h"
 #include "shim/hooks.h"
 #include "shim/idmap.h"
+#include "shim/init.h"
 #include "shim/log.h"
 #include "shim/lsm.h"
 #include "shim/namespaces.h"
@@ -46,284 +46,6 @@
 #include "shim/userns_join.h"
 
 #define DELETE_WAIT_MS 10000
-#define KEY_POSSESSOR_ALL 0x3f000000u	/* view, read, write, search, link, setattr */
-
-
-/* --- the init, in the child --- */
-
-struct init_ctx {
-	const struct oci_spec *spec;
-	const char *id, *rootfs, *bundle;
-	pid_t host_pid;		/* from SYNC_CONTINUE; 0 without hooks */
-	struct ns_join *joins;
-	int sync_fd;		/* the init's end */
-	int runtime_sync_fd;	/* the runtime's end: closed in the child */
-	int dir_fd;		/* the state folder */
-	int lock_fd;		/* the runtime's lock on it: closed in the child */
-	int fifo_fd;		/* exec.fifo, O_PATH: reopened by /proc/self/fd, so
-				 * an init that is no longer host root needs no
-				 * access to the state folder */
-	int console_fd;		/* where the pty master goes; -1 without a terminal */
-	int *prepared;		/* per mount: a tree the runtime made (an idmapped
-				 * copy, a bind source it cloned), else -1; or NULL */
-	int agent_fd;		/* connected to linux.seccomp.listenerPath, or -1 */
-	unsigned int preserve_fds;
-	bool new_keyring;	/* a session keyring of its own (not --no-new-keyring) */
-	bool no_pivot;		/* --no-pivot: move the rootfs onto / and chroot */
-};
-
-/*
- * A session keyring of the container's own, named "_ses.ID" as runc names
- * it, so that keys the runtime's caller holds (or another container made)
- * are out of reach. Possessor permissions only: another process of the
- * same user can neither search nor join it by name. A kernel without
- * keyrings (ENOSYS) runs the container without one, as with runc.
- */
-static int join_session_keyring(const char *id, struct shim_error *err)
-{
-	char name[1100];
-	long key;
-
-	snprintf(name, sizeof(name), "_ses.%s", id);
-	key = sys_keyctl(SHIM_KEYCTL_JOIN_SESSION_KEYRING, (unsigned long)name, 0, 0, 0);
-	if (key < 0 && errno == ENOSYS)
-		return 0;
-	if (key < 0)
-		return shim_fail_errno(err, "joining a new session keyring %s", name);
-	if (sys_keyctl(SHIM_KEYCTL_SETPERM, (unsigned long)key, KEY_POSSESSOR_ALL, 0, 0) < 0)
-		return shim_fail_errno(err, "setting the permissions of session keyring %s", name);
-	return 0;
-}
-
-/* Hooks that need the init to stop before pivot_root, or to know its PID
- * (as does the state a seccomp agent gets). */
-static bool needs_handshake(const struct oci_spec *s)
-{
-	const struct oci_hooks *h = &s->hooks;
-
-	return hooks_any(h, HOOK_PRESTART) || hooks_any(h, HOOK_CREATE_RUNTIME) ||
-	       hooks_any(h, HOOK_CREATE_CONTAINER) || hooks_any(h, HOOK_START_CONTAINER) ||
-	       (s->seccomp.present && oci_seccomp_uses_notify(&s->seccomp));
-}
-
-static int init_run_hooks(struct init_ctx *c, enum oci_hook_kind kind, const char *status,
-			  struct shim_error *err)
-{
-	_cleanup_free_ char *state = NULL;
-
-	if (!hooks_any(&c->spec->hooks, kind))
-		return 0;
-	state = hooks_state_json(c->spec, c->id, c->host_pid, status, c->bundle, err);
-	return state ? hooks_run(&c->spec->hooks, kind, state, err) : -1;
-}
-
-/* Between the mounts and pivot_root: the runtime's hooks, then ours. */
-static int init_before_pivot(struct init_ctx *c, struct shim_error *err)
-{
-	struct sync_msg msg;
-	int r;
-
-	if (!needs_handshake(c->spec))
-		return 0;
-	if (sync_send(c->sync_fd, SYNC_HOOKS, NULL) < 0)
-		return shim_fail_errno(err, "asking the runtime to run the hooks");
-	r = sync_recv(c->sync_fd, &msg, err);
-	if (r <= 0 || msg.type != SYNC_CONTINUE)
-		return r < 0 ? -1 : shim_fail(err, EPROTO, "no go-ahead from the runtime after its hooks");
-	c->host_pid = msg.pid;
-	return init_run_hooks(c, HOOK_CREATE_CONTAINER, "creating", err);
-}
-
-static bool new_user_ns(const struct oci_spec *s)
-{
-	const struct oci_namespace *user = oci_spec_namespace(s, OCI_NS_USER);
-
-	return user && !user->path;
-}
-
-/* New or joined by path: the init then waits for SYNC_CONTINUE and acts as
- * the namespace's root. */
-static bool has_user_ns(const struct oci_spec *s)
-{
-	return oci_spec_namespace(s, OCI_NS_USER) != NULL;
-}
-
-/* A bind source the runtime cloned for mounts[index]. */
-static int keep_bind_source(struct init_ctx *c, int index, int tree, struct shim_error *err)
-{
-	size_t n = c->spec->n_mounts;
-
-	if (index < 0 || (size_t)index >= n || (c->prepared && c->prepared[index] >= 0)) {
-		close(tree);
-		return shim_fail(err, EPROTO, "a bind source for mounts[%d], which needs none", index);
-	}
-	if (!c->prepared) {
-		c->prepared = malloc(n * sizeof(int));
-		if (!c->prepared) {
-			close(tree);
-			return shim_fail(err, ENOMEM, "bind sources");
-		}
-		for (size_t i = 0; i < n; i++)
-			c->prepared[i] = -1;
-	}
-	c->prepared[index] = tree;
-	return 0;
-}
-
-/* SYNC_CONTINUE, after the bind sources the runtime cloned, if any. */
-static int await_id_maps(struct init_ctx *c, struct shim_error *err)
-{
-	struct sync_msg msg;
-
-	for (;;) {
-		if (sync_expect_either(c->sync_fd, SYNC_CONTINUE, SYNC_MOUNT_FD, &msg, err) < 0)
-			return -1;
-		if (msg.type == SYNC_CONTINUE)
-			break;
-		if (keep_bind_source(c, msg.pid, msg.fd, err) < 0)
-			return -1;
-	}
-	c->host_pid = msg.pid;
-	return 0;
-}
-
-/* In a new user namespace: wait until the runtime has written our ID maps,
- * then become the namespace's root for the setup. */
-static int init_enter_user_ns(struct init_ctx *c, struct shim_error *err)
-{
-	if (await_id_maps(c, err) < 0)
-		return shim_error_wrap(err, "waiting for the ID maps");
-	if (setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0)
-		return shim_fail_errno(err, "linux.uidMappings: becoming root of the user namespace "
-				       "(is container ID 0 mapped?)");
-	return 0;
-}
-
-/* The seccomp agent gets the notify fd with this, once the filter loads. */
-static int plan_agent(struct init_ctx *c, struct process_plan *plan, struct shim_error *err)
-{
-	struct oci_state_view st = {
-		.oci_version = c->spec->oci_version, .id = c->id, .pid = c->host_pid,
-		.status = "creating", .bundle = c->bundle, .rootfs = c->rootfs,
-		.annotations = c->spec->annotations,
-	};
-
-	plan->agent_message = oci_process_state_to_json(&st, c->spec->seccomp.listener_metadata, err);
-	if (!plan->agent_message)
-		return -1;
-	plan->has_agent = true;
-	plan->agent_fd = c->agent_fd;
-	return 0;
-}
-
-/* As the user namespace's root the init may no longer reach the bundle:
- * say so rather than fail later on a bare EACCES. */
-static int rootfs_reachable(struct init_ctx *c, struct shim_error *err)
-{
-	uid_t uid = 0;
-	gid_t gid = 0;
-
-	if (!has_user_ns(c->spec) || access(c->rootfs, X_OK) == 0)
-		return 0;
-	ns_root_host_ids(c->spec, &uid, &gid);
-	return shim_fail_errno(err, "root.path: %s is out of reach of the container's root (host "
-			       "uid %u): every folder above it must be searchable by it", c->rootfs,
-			       (unsigned)uid);
-}
-
-static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim_error *err)
-{
-	bool own_mounts = ns_has_mount(c->spec);
-	_cleanup_close_ int root_fd = -1;
-
-	if (process_set_cpus(c->spec->process.cpus_initial, "process.execCPUAffinity.initial", err) < 0)
-		return -1;
-	if (has_user_ns(c->spec) && init_enter_user_ns(c, err) < 0)
-		return -1;
-	if (rootfs_reachable(c, err) < 0)
-		return -1;
-	log_debug("init: setting up in its namespaces");
-	umask(0);
-	if (ns_enter(c->joins, false, err) < 0)
-		return -1;
-	if (c->spec->has_time_offsets && ns_new_time(c->spec, err) < 0)
-		return -1;
-	if (process_set_mempolicy(&c->spec->memory_policy, err) < 0)
-		return -1;
-	if (c->new_keyring && join_session_keyring(c->id, err) < 0)
-		return -1;
-	/* before any mount of the container's: the handle sysctls and
-	 * oomScoreAdj are written, and exec.fifo reopened, through */
-	if (procfs_fd(err) < 0)
-		return shim_error_wrap(err, "the runtime's procfs handle");
-	if (c->spec->hostname && *c->spec->hostname &&
-	    sethostname(c->spec->hostname, strlen(c->spec->hostname)) < 0)
-		return shim_fail_errno(err, "hostname: sethostname");
-	if (c->spec->domainname && *c->spec->domainname &&
-	    setdomainname(c->spec->domainname, strlen(c->spec->domainname)) < 0)
-		return shim_fail_errno(err, "domainname: setdomainname");
-	if (c->spec->has_personality && personality(c->spec->personality) < 0)
-		return shim_fail_errno(err, "linux.personality: personality");
-	/* without a mount namespace of its own, nothing of the runtime's (the
-	 * host's) is mounted or made: only the hooks' handshake is left */
-	if (own_mounts) {
-		root_fd = rootfs_mount_all(c->spec, c->rootfs, c->bundle, c->prepared, err);
-		if (root_fd < 0)
-			return -1;
-	}
-	if (init_before_pivot(c, err) < 0)
-		return -1;
-	if (own_mounts && rootfs_enter(TAKE_FD(root_fd), c->rootfs, c->no_pivot, err) < 0)
-		return -1;
-	plan->cwd_must_exist = !own_mounts;
-	if (sysctl_apply(c->spec->sysctl, err) < 0 ||
-	    process_prepare(&c->spec->process, &c->spec->seccomp, plan, err) < 0 ||
-	    process_try_privileges(&c->spec->process, err) < 0)
-		return -1;
-	if (c->agent_fd >= 0 && plan_agent(c, plan, err) < 0)
-		return -1;
-	if (c->console_fd >= 0 &&
-	    terminal_setup(c->console_fd, &c->spec->process, own_mounts, err) < 0)
-		return -1;
-	c->console_fd = safe_close(c->console_fd);
-	return own_mounts ? rootfs_finish(c->spec, err) : 0;
-}
-
-/* Blocks until `start` opens the fifo for reading. The O_PATH fd is
- * reopened through the runtime's procfs handle, never the container's
- * /proc; with no procfs to be had, from the state folder. */
-static int wait_for_start(struct init_ctx *c, struct shim_error *err)
-{
-	_cleanup_close_ int fifo = procfs_reopen(c->fifo_fd, O_WRONLY, err);
-
-	if (fifo < 0)
-		fifo = openat(c->dir_fd, STORE_FIFO, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fifo < 0)
-		return shim_fail_errno(err, "waiting for start: open exec.fifo");
-	if (write(fifo, "0", 1) != 1)
-		return shim_fail_errno(err, "waiting for start: write exec.fifo");
-	return 0;
-}
-
-static int init_main(void *arg)
-{
-	struct init_ctx *c = arg;
-	struct shim_error err = { 0 };
-	struct process_plan plan = { 0 };
-	char text[2048];
-
-	c->runtime_sync_fd = safe_close(c->runtime_sync_fd);
-	/* or the folder would stay locked, "creating", until start */
-	c->lock_fd = safe_close(c->lock_fd);
-	if (sync_report_setup(c->sync_fd, init_setup(c, &plan, &err), &err) < 0)
-		return 1;
-	c->sync_fd = safe_close(c->sync_fd);
-	if (wait_for_start(c, &err) == 0 && init_run_hooks(c, HOOK_START_CONTAINER, "created", &err) == 0)
-		process_exec(&c->spec->process, &plan, c->preserve_fds, &err);
-	/* Past ready nobody listens on the socket: stderr is all there is. */
-	dprintf(STDERR_FILENO, "shim: container init: %s\n", shim_error_text(&err, text, sizeof(text)));
-	return 127;
-}
 
 /* --- create, in the runtime --- */
 
@@ -383,7 +105,7 @@ static int runtime_hooks(int sync_fd, const struct create_opts *o, const struct 
 	_cleanup_free_ char *state = NULL;
 	struct sync_msg msg;
 
-	if (!needs_handshake(b->spec))
+	if (!init_needs_handshake(b->spec))
 		return 0;
 	if (sync_expect(sync_fd, SYNC_HOOKS, &msg, err) < 0)
 		return -1;
@@ -419,7 +141,7 @@ static int check_supported(const struct create_opts *o, const struct bundle *b,
 static int feed_user_ns(int sync_fd, const struct bundle *b, pid_t pid, int pidfd,
 			const int *prepared, struct shim_error *err)
 {
-	if (new_user_ns(b->spec)) {
+	if (ns_new_user(b->spec)) {
 		if (ns_write_id_maps(pid, b->spec, err) < 0)
 			return -1;
 		log_debug("uid_map and gid_map of %d written", (int)pid);
@@ -503,7 +225,7 @@ static int spawn_init(const struct create_opts *o, const struct bundle *b, int d
 	sync[1] = safe_close(sync[1]);
 	console[1] = safe_close(console[1]);
 	if (pid > 0) {
-		r = has_user_ns(b->spec) ? feed_user_ns(sync[0], b, pid, *pidfd, idmapped, err) : 0;
+		r = ns_has_user(b->spec) ? feed_user_ns(sync[0], b, pid, *pidfd, idmapped, err) : 0;
 		if (r == 0)
 			r = after_clone(sync[0], console[0], o, b, dir_fd, cgroup_rel, pid, master, err);
 		if (r < 0) {
@@ -631,7 +353,7 @@ int container_create(const struct create_opts *o, int *pidfd_out, int *master_ou
 		goto fail_remove;
 	}
 	/* the init writes it as the user namespace's root */
-	if (has_user_ns(b.spec) && fchown_to_ns_root(dir_fd, b.spec, err) < 0)
+	if (ns_has_user(b.spec) && fchown_to_ns_root(dir_fd, b.spec, err) < 0)
 		goto fail_remove;
 	log_debug("state folder %s/%s made and locked", o->root, o->id);
 	if (make_cgroup(o, b.spec, cgroup_rel, sizeof(cgroup_rel), &cgroup_fd, err) < 0)

@@ -199,3 +199,15 @@ int ns_root_host_ids(const struct oci_spec *spec, uid_t *uid, gid_t *gid)
 	*gid = g;
 	return 0;
 }
+
+bool ns_new_user(const struct oci_spec *spec)
+{
+	const struct oci_namespace *user = oci_spec_namespace(spec, OCI_NS_USER);
+
+	return user && !user->path;
+}
+
+bool ns_has_user(const struct oci_spec *spec)
+{
+	return oci_spec_namespace(spec, OCI_NS_USER) != NULL;
+}

@@ -36,6 +36,13 @@ int ns_new_time(const struct oci_spec *spec, struct shim_error *err);
  * Without one it runs in the runtime's: no rootfs setup at all. */
 bool ns_has_mount(const struct oci_spec *spec);
 
+/* A new user namespace (one without a path). */
+bool ns_new_user(const struct oci_spec *spec);
+
+/* A user namespace, new or joined by path: the init waits for the runtime
+ * (ID maps, bind sources) and acts as that namespace's root. */
+bool ns_has_user(const struct oci_spec *spec);
+
 int ns_check_supported(const struct oci_spec *spec, struct shim_error *err);
 
 /* Open each linux.namespaces[].path; the error names the entry. */
