@@ -38,6 +38,7 @@
 #include "shim/procfs.h"
 #include "shim/rootfs.h"
 #include "shim/signals.h"
+#include "shim/spawn.h"
 #include "shim/store.h"
 #include "shim/sync.h"
 #include "shim/sysctl.h"
@@ -46,6 +47,16 @@
 #include "shim/userns_join.h"
 
 #define DELETE_WAIT_MS 10000
+
+/* What create has made by the time it clones the init. */
+struct create_ctx {
+	const struct create_opts *o;
+	const struct bundle *b;
+	int dir_fd;		/* the state folder */
+	int lock_fd;		/* its lock, held until create returns */
+	int cgroup_fd;		/* the cgroup the init is cloned into, or -1 */
+	const char *cgroup_rel;	/* its path below /sys/fs/cgroup, or "" */
+};
 
 /* --- create, in the runtime --- */
 
@@ -83,17 +94,11 @@ static int record_state(int dir_fd, const struct create_opts *o, const struct bu
 		.has_poststop = hooks_any(&b->spec->hooks, HOOK_POSTSTOP),
 	};
 	_cleanup_free_ char *created = now_rfc3339();
-	char pid_text[16];
 
 	st.created = created;
 	if ((pid && proc_start_time(pid, &st.init_start_time, err) < 0) ||
 	    store_write_state(dir_fd, &st, err) < 0)
 		return -1;
-	if (!pid)
-		return 0;
-	snprintf(pid_text, sizeof(pid_text), "%d", (int)pid);
-	if (o->pid_file && write_file_atomic(o->pid_file, pid_text, err) < 0)
-		return shim_error_wrap(err, "--pid-file");
 	return 0;
 }
 
@@ -153,22 +158,23 @@ static int feed_user_ns(int sync_fd, const struct bundle *b, pid_t pid, int pidf
 	return 0;
 }
 
-static int after_clone(int sync_fd, int console_fd, const struct create_opts *o,
-		       const struct bundle *b, int dir_fd, const char *cgroup_rel, pid_t pid,
-		       int *master, struct shim_error *err)
+static int after_clone(struct spawn *sp, const struct create_ctx *cc, int *master,
+		       struct shim_error *err)
 {
-	if (runtime_hooks(sync_fd, o, b, pid, err) < 0 || sync_await_ready(sync_fd, err) < 0 ||
-	    process_set_rlimits(pid, &b->spec->process, err) < 0)
+	const struct create_opts *o = cc->o;
+	const struct bundle *b = cc->b;
+
+	if (runtime_hooks(sp->runtime_sync, o, b, sp->pid, err) < 0 ||
+	    sync_await_ready(sp->runtime_sync, err) < 0 ||
+	    process_set_rlimits(sp->pid, &b->spec->process, err) < 0)
 		return -1;
-	log_debug("init %d ready: its setup is done, it waits on exec.fifo", (int)pid);
-	if (netdev_move_in(b->spec, pid, dir_fd, err) < 0)
+	log_debug("init %d ready: its setup is done, it waits on exec.fifo", (int)sp->pid);
+	if (netdev_move_in(b->spec, sp->pid, cc->dir_fd, err) < 0)
 		return -1;
-	if (record_state(dir_fd, o, b, cgroup_rel, pid, err) < 0)
+	if (record_state(cc->dir_fd, o, b, cc->cgroup_rel, sp->pid, err) < 0)
 		return -1;
 	log_debug("state.json written: created");
-	if (console_fd >= 0 && master && (*master = fd_recv(console_fd, err)) < 0)
-		return shim_error_wrap(err, "process.terminal: the pty master");
-	return 0;
+	return spawn_hand_over(sp, o->pid_file, master, err);
 }
 
 /* SCMP_ACT_NOTIFY: the agent's socket, connected here on the host. */
@@ -181,64 +187,72 @@ static int connect_agent(const struct oci_spec *s, int *fd, struct shim_error *e
 	return *fd < 0 ? -1 : 0;
 }
 
-static int spawn_init(const struct create_opts *o, const struct bundle *b, int dir_fd,
-		      int lock_fd, int cgroup_fd, const char *cgroup_rel, int *pidfd, int *master,
-		      struct shim_error *err)
+static pid_t clone_init(const struct bundle *b, struct ns_join *joins, int cgroup_fd,
+			struct init_ctx *ctx, int *pidfd, struct shim_error *err)
 {
+	uint64_t flags = ns_clone_flags(b->spec);
+	pid_t pid = joins->fd[OCI_NS_USER] >= 0
+			    ? userns_join_clone(joins->fd[OCI_NS_USER], flags, cgroup_fd, init_main, ctx,
+						pidfd, err)
+			    : clone_with_pidfd(flags, cgroup_fd, init_main, ctx, pidfd, err);
+
+	if (pid > 0)
+		log_debug("init cloned: pid %d, new namespaces 0x%llx", (int)pid,
+			  (unsigned long long)flags);
+	return pid;
+}
+
+static int spawn_init(const struct create_ctx *cc, int *pidfd, int *master, struct shim_error *err)
+{
+	const struct create_opts *o = cc->o;
+	const struct bundle *b = cc->b;
 	struct ns_join joins;
-	int sync[2] = { -1, -1 }, console[2] = { -1, -1 }, *idmapped = NULL;
+	struct spawn sp = { .runtime_sync = -1, .child_sync = -1, .runtime_console = -1,
+			    .child_console = -1, .pidfd = -1 };
+	int *idmapped = NULL;
 	struct init_ctx ctx = {
 		.spec = b->spec, .id = o->id, .rootfs = b->rootfs, .bundle = b->path,
-		.joins = &joins, .dir_fd = dir_fd, .lock_fd = lock_fd,
+		.joins = &joins, .dir_fd = cc->dir_fd, .lock_fd = cc->lock_fd,
 		.preserve_fds = o->preserve_fds, .new_keyring = !o->no_new_keyring,
 		.no_pivot = o->no_pivot,
 		.fifo_fd = -1, .agent_fd = -1,
 	};
-	pid_t pid = -1;
 	int r = -1;
 
 	if (ns_open_joins(b->spec, &joins, err) < 0)
 		return -1;
-	if (terminal_socket(b->spec->process.terminal, o->console_socket, console, err) < 0 ||
-	    ns_enter(&joins, true, err) < 0 || sync_pair(sync, err) < 0 ||
+	if (spawn_open(&sp, b->spec->process.terminal, o->console_socket, err) < 0 ||
+	    ns_enter(&joins, true, err) < 0 ||
 	    idmap_prepare(b->spec, b->path, &idmapped, err) < 0 ||
 	    connect_agent(b->spec, &ctx.agent_fd, err) < 0)
 		goto out;
-	ctx.fifo_fd = openat(dir_fd, STORE_FIFO, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	ctx.fifo_fd = openat(cc->dir_fd, STORE_FIFO, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (ctx.fifo_fd < 0) {
 		shim_fail_errno(err, "open %s", STORE_FIFO);
 		goto out;
 	}
-	ctx.runtime_sync_fd = sync[0];
-	ctx.sync_fd = sync[1];
-	ctx.console_fd = console[1];
+	ctx.runtime_sync_fd = sp.runtime_sync;
+	ctx.sync_fd = sp.child_sync;
+	ctx.console_fd = sp.child_console;
 	ctx.prepared = idmapped;
-	pid = joins.fd[OCI_NS_USER] >= 0
-		      ? userns_join_clone(joins.fd[OCI_NS_USER], ns_clone_flags(b->spec), cgroup_fd,
-					  init_main, &ctx, pidfd, err)
-		      : clone_with_pidfd(ns_clone_flags(b->spec), cgroup_fd, init_main, &ctx, pidfd, err);
-	if (pid > 0)
-		log_debug("init cloned: pid %d, new namespaces 0x%llx", (int)pid,
-			  (unsigned long long)ns_clone_flags(b->spec));
+	sp.pid = clone_init(b, &joins, cc->cgroup_fd, &ctx, &sp.pidfd, err);
 	safe_close(ctx.fifo_fd);
-	/* the init's ends: the runtime must not keep them open */
-	sync[1] = safe_close(sync[1]);
-	console[1] = safe_close(console[1]);
-	if (pid > 0) {
-		r = ns_has_user(b->spec) ? feed_user_ns(sync[0], b, pid, *pidfd, idmapped, err) : 0;
+	spawn_cloned(&sp);
+	if (sp.pid > 0) {
+		r = ns_has_user(b->spec)
+			    ? feed_user_ns(sp.runtime_sync, b, sp.pid, sp.pidfd, idmapped, err) : 0;
 		if (r == 0)
-			r = after_clone(sync[0], console[0], o, b, dir_fd, cgroup_rel, pid, master, err);
-		if (r < 0) {
-			pidfd_kill_and_reap(*pidfd);
-			*pidfd = safe_close(*pidfd);
-		}
+			r = after_clone(&sp, cc, master, err);
+		if (r < 0)
+			spawn_abort(&sp);
+		else
+			*pidfd = TAKE_FD(sp.pidfd);
 	}
 out:
 	safe_close(ctx.agent_fd);
 	idmap_release(idmapped, b->spec->n_mounts);
 	ns_close_joins(&joins);
-	fd_close_pair(sync);
-	fd_close_pair(console);
+	spawn_close(&sp);
 	return r;
 }
 
@@ -330,6 +344,7 @@ int container_create(const struct create_opts *o, int *pidfd_out, int *master_ou
 	struct bundle b = { 0 };
 	_cleanup_close_ int dir_fd = -1, lock_fd = -1, cgroup_fd = -1;
 	char cgroup_rel[PATH_MAX] = "";
+	struct create_ctx cc;
 	int pidfd = -1;
 
 	if (master_out)
@@ -367,7 +382,9 @@ int container_create(const struct create_opts *o, int *pidfd_out, int *master_ou
 	    write_file_at(dir_fd, STORE_CONFIG, b.text, err) < 0 ||
 	    record_state(dir_fd, o, &b, cgroup_rel, 0, err) < 0)
 		goto fail_remove;
-	if (spawn_init(o, &b, dir_fd, lock_fd, cgroup_fd, cgroup_rel, &pidfd, master_out, err) < 0) {
+	cc = (struct create_ctx){ .o = o, .b = &b, .dir_fd = dir_fd, .lock_fd = lock_fd,
+				  .cgroup_fd = cgroup_fd, .cgroup_rel = cgroup_rel };
+	if (spawn_init(&cc, &pidfd, master_out, err) < 0) {
 		poststop_after_failure(o, &b);
 		goto fail_remove;
 	}

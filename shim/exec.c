@@ -20,6 +20,7 @@
 #include "shim/pidfd.h"
 #include "shim/process.h"
 #include "shim/procfs.h"
+#include "shim/spawn.h"
 #include "shim/store.h"
 #include "shim/sync.h"
 #include "shim/terminal.h"
@@ -189,9 +190,9 @@ static int spawn(struct container *c, const struct exec_opts *o, int *pidfd, int
 	struct ns_plan ns;
 	struct exec_ctx x = { .o = o, .init_pidfd = c->pidfd,
 			      .late_cgroup = c->status == STATUS_PAUSED };
-	int sync[2], console[2], r = -1;
+	struct spawn sp;
 	_cleanup_close_ int target = -1;
-	pid_t pid;
+	int r = -1;
 
 	plan_namespaces(c->state->pid, &ns);
 	x.ns_flags = ns.for_self;
@@ -203,36 +204,25 @@ static int spawn(struct container *c, const struct exec_opts *o, int *pidfd, int
 	target = exec_cgroup(c, o, err);
 	if (target < 0 && o->cgroup)
 		return -1;
-	if (terminal_socket(o->process->terminal, o->console_socket, console, err) < 0)
+	if (spawn_open(&sp, o->process->terminal, o->console_socket, err) < 0)
 		return -1;
-	if (sync_pair(sync, err) < 0) {
-		fd_close_pair(console);
-		return -1;
-	}
-	x.runtime_sync_fd = sync[0];
-	x.sync_fd = sync[1];
-	x.console_fd = console[1];
-	pid = clone_child(c, o, &x, &target, pidfd, err);
-	safe_close(sync[1]);
-	console[1] = safe_close(console[1]);
-	if (pid > 0) {
-		char text[16];
-
-		snprintf(text, sizeof(text), "%d", (int)pid);
-		r = sync_await_ready(sync[0], err);
+	x.runtime_sync_fd = sp.runtime_sync;
+	x.sync_fd = sp.child_sync;
+	x.console_fd = sp.child_console;
+	sp.pid = clone_child(c, o, &x, &target, &sp.pidfd, err);
+	spawn_cloned(&sp);
+	if (sp.pid > 0) {
+		r = sync_await_ready(sp.runtime_sync, err);
 		if (r == 0 && x.late_cgroup && target >= 0)
-			r = enter_late(sync[0], target, pid, err);
-		if (r == 0 && o->pid_file && write_file_atomic(o->pid_file, text, err) < 0)
-			r = shim_error_wrap(err, "--pid-file");
-		if (r == 0 && console[0] >= 0 && (*master = fd_recv(console[0], err)) < 0)
-			r = shim_error_wrap(err, "process.terminal: the pty master");
-		if (r < 0) {
-			pidfd_kill_and_reap(*pidfd);
-			*pidfd = safe_close(*pidfd);
-		}
+			r = enter_late(sp.runtime_sync, target, sp.pid, err);
+		if (r == 0)
+			r = spawn_hand_over(&sp, o->pid_file, master, err);
+		if (r < 0)
+			spawn_abort(&sp);
+		else
+			*pidfd = TAKE_FD(sp.pidfd);
 	}
-	safe_close(sync[0]);
-	fd_close_pair(console);
+	spawn_close(&sp);
 	return r;
 }
 

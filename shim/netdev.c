@@ -183,36 +183,41 @@ static void free_lent(struct lent *l, size_t n)
 	free(l);
 }
 
-/* Interface index of from_nl's namespace to to_ns as name, given addrs;
- * up or left down. Returns its index there. */
-static int carry(int from_nl, int index, const struct nl_addr *addrs, size_t n, int to_nl,
-		 int to_ns, const char *name, bool up, struct shim_error *err)
+/* Sockets for a move: the namespace it leaves, the one it goes to. */
+struct move {
+	int from_nl, to_nl, to_ns;
+};
+
+/* Interface index (in m's from-namespace) to m's to-namespace as name,
+ * there given l's addresses (read before: a down drops IPv6 ones); up, or
+ * left down. Returns its index there. */
+static int carry(const struct move *m, int index, const struct lent *l, const char *name,
+		 bool up, struct shim_error *err)
 {
-	if (nl_link_move(from_nl, index, to_ns, name, err) < 0)
+	if (nl_link_move(m->from_nl, index, m->to_ns, name, err) < 0)
 		return -1;
-	index = nl_link_index(to_nl, name, err);
+	index = nl_link_index(m->to_nl, name, err);
 	if (index <= 0)
 		return index == 0 ? shim_fail(err, ENODEV, "not found as %s after the move", name)
 				  : -1;
-	for (size_t i = 0; i < n; i++)
-		if (nl_addr_add(to_nl, index, &addrs[i], err) < 0)
+	for (size_t i = 0; i < l->n; i++)
+		if (nl_addr_add(m->to_nl, index, &l->addrs[i], err) < 0)
 			return -1;
-	if (up && nl_link_set_up(to_nl, index, true, err) < 0)
+	if (up && nl_link_set_up(m->to_nl, index, true, err) < 0)
 		return -1;
 	return index;
 }
 
-static int move_one(struct lent *l, size_t i, int dir_fd, int host_nl, int ctr_nl, int ctr_ns,
+static int move_one(struct lent *l, size_t i, int dir_fd, const struct move *in,
 		    struct shim_error *err)
 {
-	int index = nl_link_index(host_nl, l[i].host, err);
+	int index = nl_link_index(in->from_nl, l[i].host, err);
 
 	if (index == 0)
 		return shim_fail(err, ENODEV, "linux.netDevices.%s: no such interface on the host",
 				 l[i].host);
-	if (index < 0 || nl_addrs(host_nl, index, &l[i].addrs, &l[i].n, err) < 0 ||
-	    (index = carry(host_nl, index, l[i].addrs, l[i].n, ctr_nl, ctr_ns, l[i].name, true,
-			   err)) < 0)
+	if (index < 0 || nl_addrs(in->from_nl, index, &l[i].addrs, &l[i].n, err) < 0 ||
+	    (index = carry(in, index, &l[i], l[i].name, true, err)) < 0)
 		return shim_error_wrap(err, "linux.netDevices.%s", l[i].host);
 	l[i].index = index;
 	log_debug("network device %s moved into the container as %s (index %d), up", l[i].host,
@@ -242,8 +247,11 @@ int netdev_move_in(const struct oci_spec *s, pid_t init, int dir_fd, struct shim
 		r = -1;
 	else if ((host_nl = nl_open(err)) < 0 || (ctr_nl = nl_open_in(ns, err)) < 0)
 		r = shim_error_wrap(err, "linux.netDevices");
-	for (size_t i = 0; r == 0 && i < s->n_net_devices; i++)
-		r = move_one(l, i, dir_fd, host_nl, ctr_nl, ns, err);
+	for (size_t i = 0; r == 0 && i < s->n_net_devices; i++) {
+		struct move in = { .from_nl = host_nl, .to_nl = ctr_nl, .to_ns = ns };
+
+		r = move_one(l, i, dir_fd, &in, err);
+	}
 	free_lent(l, s->n_net_devices);
 	return r;
 }
@@ -256,10 +264,11 @@ static int find_lent(const struct lent *l, int ctr_nl, struct shim_error *err)
 			    : nl_link_index(ctr_nl, l->name, err);
 }
 
-/* Back from the container, down, under its host name, its host addresses. */
-static int give_back(const struct lent *l, int ctr_nl, int host_nl, int host_ns,
-		     struct shim_error *err)
+/* Back from the container (out's from-namespace), down, under its host
+ * name, with its host addresses. */
+static int give_back(const struct lent *l, const struct move *out, struct shim_error *err)
 {
+	int ctr_nl = out->from_nl, host_nl = out->to_nl;
 	int index = find_lent(l, ctr_nl, err);
 
 	if (index == 0 && nl_link_index(host_nl, l->host, err) > 0) {
@@ -272,7 +281,7 @@ static int give_back(const struct lent *l, int ctr_nl, int host_nl, int host_ns,
 		return 0;
 	}
 	if (index < 0 || nl_link_set_up(ctr_nl, index, false, err) < 0 ||
-	    carry(ctr_nl, index, l->addrs, l->n, host_nl, host_ns, l->host, false, err) < 0)
+	    carry(out, index, l, l->host, false, err) < 0)
 		return shim_error_wrap(err, "linux.netDevices.%s: giving it back", l->host);
 	log_debug("network device %s given back to the host, down", l->host);
 	return 0;
@@ -282,6 +291,7 @@ static int give_all_back(int dir_fd, int ns, struct shim_error *err)
 {
 	_cleanup_close_ int list = -1, host_ns = -1, host_nl = -1, ctr_nl = -1;
 	_cleanup_free_ char *text = NULL;
+	struct move out;
 	char *save = NULL;
 	int r = 0;
 
@@ -292,6 +302,7 @@ static int give_all_back(int dir_fd, int ns, struct shim_error *err)
 	if (!text || (host_ns = procfs_open_self_ns("net", err)) < 0 ||
 	    (host_nl = nl_open(err)) < 0 || (ctr_nl = nl_open_in(ns, err)) < 0)
 		return shim_error_wrap(err, "linux.netDevices");
+	out = (struct move){ .from_nl = ctr_nl, .to_nl = host_nl, .to_ns = host_ns };
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		struct shim_error e = { 0 };
 		struct lent l;
@@ -302,7 +313,7 @@ static int give_all_back(int dir_fd, int ns, struct shim_error *err)
 			one = shim_fail(&e, EINVAL, "linux.netDevices: %s: a line shim did not write",
 					STORE_NETDEV);
 		else
-			one = give_back(&l, ctr_nl, host_nl, host_ns, &e);
+			one = give_back(&l, &out, &e);
 		free(l.addrs);
 		if (one == 0)
 			continue;

@@ -245,40 +245,52 @@ int nl_addrs(int nl, int index, struct nl_addr **out, size_t *n, struct shim_err
 	return 0;
 }
 
-static int set_link(int nl, int index, int netns_fd, const char *name, unsigned int flags,
-		    unsigned int change, const char *what, struct shim_error *err)
+/* What one RTM_NEWLINK on an existing interface changes. */
+struct link_change {
+	int netns_fd;			/* to move it there, or -1 */
+	const char *name;		/* to rename it, or NULL */
+	unsigned int flags, change;	/* ifi_flags under the ifi_change mask */
+};
+
+static int set_link(int nl, int index, const struct link_change *c, const char *what,
+		    struct shim_error *err)
 {
 	struct nl_req r;
 
 	nl_init(&r, RTM_NEWLINK, NLM_F_ACK, sizeof(struct ifinfomsg));
 	r.link.ifi_family = AF_UNSPEC;
 	r.link.ifi_index = index;
-	r.link.ifi_flags = flags;
-	r.link.ifi_change = change;
-	if (netns_fd >= 0) {
-		uint32_t fd = (uint32_t)netns_fd;
+	r.link.ifi_flags = c->flags;
+	r.link.ifi_change = c->change;
+	if (c->netns_fd >= 0) {
+		uint32_t fd = (uint32_t)c->netns_fd;
 
 		nl_put(&r, IFLA_NET_NS_FD, &fd, sizeof(fd));
 	}
-	if (name)
-		nl_put(&r, IFLA_IFNAME, name, strlen(name) + 1);
+	if (c->name)
+		nl_put(&r, IFLA_IFNAME, c->name, strlen(c->name) + 1);
 	return nl_exchange(nl, &r, NULL, NULL, what, err);
 }
 
 int nl_link_move(int nl, int index, int netns_fd, const char *name, struct shim_error *err)
 {
-	return set_link(nl, index, netns_fd, name, 0, 0, "moving it", err);
+	struct link_change c = { .netns_fd = netns_fd, .name = name };
+
+	return set_link(nl, index, &c, "moving it", err);
 }
 
 int nl_link_rename(int nl, int index, const char *name, struct shim_error *err)
 {
-	return set_link(nl, index, -1, name, 0, 0, "renaming it", err);
+	struct link_change c = { .netns_fd = -1, .name = name };
+
+	return set_link(nl, index, &c, "renaming it", err);
 }
 
 int nl_link_set_up(int nl, int index, bool up, struct shim_error *err)
 {
-	return set_link(nl, index, -1, NULL, up ? IFF_UP : 0, IFF_UP,
-			up ? "setting it up" : "setting it down", err);
+	struct link_change c = { .netns_fd = -1, .flags = up ? IFF_UP : 0, .change = IFF_UP };
+
+	return set_link(nl, index, &c, up ? "setting it up" : "setting it down", err);
 }
 
 int nl_addr_add(int nl, int index, const struct nl_addr *a, struct shim_error *err)
