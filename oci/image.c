@@ -51,7 +51,7 @@ static int descriptor_parse(yajl_val v, const char *path, struct oci_descriptor 
 		return json_fail(err, where, "missing");
 	if (oci_digest_check(d->digest, where, err) < 0)
 		return -1;
-	if ((r = json_get_i64(v, "size", path, 0, INT64_MAX, &d->size, err)) < 0)
+	if ((r = json_get_i64(v, "size", path, JSON_RANGE(0, INT64_MAX), &d->size, err)) < 0)
 		return -1;
 	if (r == 1)
 		return json_fail(err, path, "size: missing");

@@ -217,8 +217,9 @@ int json_get_array(yajl_val obj, const char *key, const char *path,
 }
 
 int json_get_i64(yajl_val obj, const char *key, const char *path,
-		 int64_t min, int64_t max, int64_t *out, struct shim_error *err)
+		 struct json_range range, int64_t *out, struct shim_error *err)
 {
+	int64_t min = range.min, max = range.max;
 	yajl_val v = json_member(obj, key);
 	char where[512];
 

@@ -39,8 +39,13 @@ int json_get_bool(yajl_val obj, const char *key, const char *path,
 		  bool *out, struct shim_error *err);
 int json_get_u64(yajl_val obj, const char *key, const char *path,
 		 uint64_t max, uint64_t *out, struct shim_error *err);
+/* The bounds a json_get_i64 value must be within: JSON_RANGE(-1, 100). */
+struct json_range {
+	int64_t min, max;
+};
+#define JSON_RANGE(lo, hi) ((struct json_range){ (lo), (hi) })
 int json_get_i64(yajl_val obj, const char *key, const char *path,
-		 int64_t min, int64_t max, int64_t *out, struct shim_error *err);
+		 struct json_range range, int64_t *out, struct shim_error *err);
 /* An array of strings, as a NULL-terminated malloc'd vector. */
 int json_get_strv(yajl_val obj, const char *key, const char *path,
 		  char ***out, struct shim_error *err);

@@ -75,13 +75,13 @@ static int parse_memory(yajl_val m, const char *path, struct oci_resources *r,
 	snprintf(where, sizeof(where), "%s.memory", path);
 	if (json_get_bool(m, "checkBeforeUpdate", where, &r->check_before_update, err) < 0)
 		return -1;
-	has_limit = json_get_i64(m, "limit", where, -1, INT64_MAX, &limit, err);
+	has_limit = json_get_i64(m, "limit", where, JSON_RANGE(-1, INT64_MAX), &limit, err);
 	if (has_limit < 0 || (has_limit == 0 && add_limit(r, "memory.max", limit, where, err) < 0))
 		return -1;
-	if ((got = json_get_i64(m, "reservation", where, -1, INT64_MAX, &v, err)) < 0 ||
+	if ((got = json_get_i64(m, "reservation", where, JSON_RANGE(-1, INT64_MAX), &v, err)) < 0 ||
 	    (got == 0 && add_limit(r, "memory.low", v, where, err) < 0))
 		return -1;
-	if ((got = json_get_i64(m, "swap", where, -1, INT64_MAX, &v, err)) < 0)
+	if ((got = json_get_i64(m, "swap", where, JSON_RANGE(-1, INT64_MAX), &v, err)) < 0)
 		return -1;
 	if (got == 1)
 		return 0;
@@ -108,7 +108,8 @@ static int parse_cpu(yajl_val c, const char *path, struct oci_resources *r,
 	if ((got = json_get_u64(c, "shares", where, 262144, &shares, err)) < 0 ||
 	    (got == 0 && shares && add_u64(r, "cpu.weight", oci_cpu_shares_to_weight(shares), where, err) < 0))
 		return -1;
-	if ((got_quota = json_get_i64(c, "quota", where, -1, INT64_MAX, &quota, err)) < 0 ||
+	if ((got_quota = json_get_i64(c, "quota", where, JSON_RANGE(-1, INT64_MAX), &quota,
+				      err)) < 0 ||
 	    (got_period = json_get_u64(c, "period", where, 1000000, &period, err)) < 0)
 		return -1;
 	if (got_quota == 0 || got_period == 0) {
@@ -122,7 +123,7 @@ static int parse_cpu(yajl_val c, const char *path, struct oci_resources *r,
 	if ((got = json_get_u64(c, "burst", where, UINT64_MAX, &burst, err)) < 0 ||
 	    (got == 0 && add_u64(r, "cpu.max.burst", burst, where, err) < 0))
 		return -1;
-	if ((got = json_get_i64(c, "idle", where, 0, 1, &idle, err)) < 0 ||
+	if ((got = json_get_i64(c, "idle", where, JSON_RANGE(0, 1), &idle, err)) < 0 ||
 	    (got == 0 && add_u64(r, "cpu.idle", (uint64_t)idle, where, err) < 0))
 		return -1;
 	if (json_get_string(c, "cpus", where, &cpus, err) < 0 ||
@@ -138,11 +139,27 @@ static int parse_cpu(yajl_val c, const char *path, struct oci_resources *r,
 	return 0;
 }
 
-/* [{"major": M, "minor": N, "rate" or "weight": V}] -> "M:N <key>V" lines */
-static int parse_io_devices(yajl_val io, const char *path, const char *key, const char *file,
-			    const char *value_key, const char *prefix, struct oci_resources *r,
-			    struct shim_error *err)
+/* One blockIO device list and the io.* file its entries become. */
+struct io_list {
+	const char *key;	/* "throttleReadBpsDevice" */
+	const char *file;	/* "io.max" */
+	const char *value_key;	/* "rate" */
+	const char *prefix;	/* "rbps=" */
+};
+
+static const struct io_list io_lists[] = {
+	{ "weightDevice", "io.weight", "weight", "" },
+	{ "throttleReadBpsDevice", "io.max", "rate", "rbps=" },
+	{ "throttleWriteBpsDevice", "io.max", "rate", "wbps=" },
+	{ "throttleReadIOPSDevice", "io.max", "rate", "riops=" },
+	{ "throttleWriteIOPSDevice", "io.max", "rate", "wiops=" },
+};
+
+/* [{"major": M, "minor": N, "rate" or "weight": V}] -> "M:N <prefix>V" lines */
+static int parse_io_devices(yajl_val io, const char *path, const struct io_list *l,
+			    struct oci_resources *r, struct shim_error *err)
 {
+	const char *key = l->key, *file = l->file, *value_key = l->value_key, *prefix = l->prefix;
 	yajl_val arr = NULL;
 	char where[256];
 
@@ -188,12 +205,10 @@ static int parse_block_io(yajl_val io, const char *path, struct oci_resources *r
 		if (oci_resources_add(r, "io.weight", text, where, err) < 0)
 			return -1;
 	}
-	return parse_io_devices(io, path, "weightDevice", "io.weight", "weight", "", r, err) < 0 ||
-	       parse_io_devices(io, path, "throttleReadBpsDevice", "io.max", "rate", "rbps=", r, err) < 0 ||
-	       parse_io_devices(io, path, "throttleWriteBpsDevice", "io.max", "rate", "wbps=", r, err) < 0 ||
-	       parse_io_devices(io, path, "throttleReadIOPSDevice", "io.max", "rate", "riops=", r, err) < 0 ||
-	       parse_io_devices(io, path, "throttleWriteIOPSDevice", "io.max", "rate", "wiops=", r, err) < 0
-		       ? -1 : 0;
+	for (size_t i = 0; i < sizeof(io_lists) / sizeof(io_lists[0]); i++)
+		if (parse_io_devices(io, path, &io_lists[i], r, err) < 0)
+			return -1;
+	return 0;
 }
 
 static int parse_hugepages(yajl_val arr, const char *path, struct oci_resources *r,
@@ -315,8 +330,8 @@ static int parse_device_rule(yajl_val d, const char *elem, struct device_rule *r
 		return json_fail(err, elem, "allow: missing");
 	if (json_get_string(d, "type", elem, &type, err) < 0 ||
 	    json_get_string(d, "access", elem, &access, err) < 0 ||
-	    json_get_i64(d, "major", elem, -1, UINT32_MAX, &rule->major, err) < 0 ||
-	    json_get_i64(d, "minor", elem, -1, UINT32_MAX, &rule->minor, err) < 0)
+	    json_get_i64(d, "major", elem, JSON_RANGE(-1, UINT32_MAX), &rule->major, err) < 0 ||
+	    json_get_i64(d, "minor", elem, JSON_RANGE(-1, UINT32_MAX), &rule->minor, err) < 0)
 		return -1;
 	if (type && (strlen(type) != 1 || !strchr("acb", type[0])))
 		return json_fail(err, elem, "type: \"%s\" is not a, c or b", type);
@@ -378,7 +393,8 @@ int oci_resources_parse(yajl_val obj, const char *path, struct oci_resources *r,
 		char where[256];
 
 		snprintf(where, sizeof(where), "%s.pids", path);
-		if ((got = json_get_i64(pids, "limit", where, INT64_MIN, INT64_MAX, &limit, err)) < 0 ||
+		if ((got = json_get_i64(pids, "limit", where, JSON_RANGE(INT64_MIN, INT64_MAX),
+					&limit, err)) < 0 ||
 		    (got == 0 && add_limit(r, "pids.max", limit > 0 ? limit : -1, where, err) < 0))
 			goto fail;
 	}

@@ -266,7 +266,7 @@ static int parse_io_priority(yajl_val proc, struct oci_process *p, struct shim_e
 	if (!p->io_class)
 		return json_fail(err, "process.ioPriority.class", "\"%s\" is not IOPRIO_CLASS_RT, "
 				 "_BE or _IDLE", class);
-	if (json_get_i64(io, "priority", "process.ioPriority", 0, 7, &prio, err) < 0)
+	if (json_get_i64(io, "priority", "process.ioPriority", JSON_RANGE(0, 7), &prio, err) < 0)
 		return -1;
 	p->io_priority = (int)prio;
 	p->has_io_priority = true;
@@ -306,8 +306,8 @@ static int parse_scheduler(yajl_val proc, struct oci_process *p, struct shim_err
 	if (k == sizeof(sched_policies) / sizeof(sched_policies[0]))
 		return json_fail(err, "process.scheduler.policy", "unknown policy \"%s\"", policy);
 	p->sched.policy = (uint32_t)k;	/* SCHED_OTHER 0 ... SCHED_DEADLINE 6 */
-	if (json_get_i64(sc, "nice", where, -20, 19, &nice, err) < 0 ||
-	    json_get_i64(sc, "priority", where, 0, 99, &prio, err) < 0 ||
+	if (json_get_i64(sc, "nice", where, JSON_RANGE(-20, 19), &nice, err) < 0 ||
+	    json_get_i64(sc, "priority", where, JSON_RANGE(0, 99), &prio, err) < 0 ||
 	    json_get_u64(sc, "runtime", where, UINT64_MAX, &p->sched.runtime, err) < 0 ||
 	    json_get_u64(sc, "deadline", where, UINT64_MAX, &p->sched.deadline, err) < 0 ||
 	    json_get_u64(sc, "period", where, UINT64_MAX, &p->sched.period, err) < 0 ||
@@ -566,7 +566,8 @@ static int parse_time_offset(yajl_val offsets, const char *clock, struct oci_tim
 		return -1;
 	if (!o)
 		return 0;
-	if (json_get_i64(o, "secs", where, INT64_MIN / 2, INT64_MAX / 2, &out->secs, err) < 0 ||
+	if (json_get_i64(o, "secs", where, JSON_RANGE(INT64_MIN / 2, INT64_MAX / 2), &out->secs,
+			 err) < 0 ||
 	    json_get_u64(o, "nanosecs", where, 999999999, &ns, err) < 0)
 		return -1;
 	out->nanosecs = (uint32_t)ns;

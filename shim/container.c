@@ -191,10 +191,9 @@ static pid_t clone_init(const struct bundle *b, struct ns_join *joins, int cgrou
 			struct init_ctx *ctx, int *pidfd, struct shim_error *err)
 {
 	uint64_t flags = ns_clone_flags(b->spec);
-	pid_t pid = joins->fd[OCI_NS_USER] >= 0
-			    ? userns_join_clone(joins->fd[OCI_NS_USER], flags, cgroup_fd, init_main, ctx,
-						pidfd, err)
-			    : clone_with_pidfd(flags, cgroup_fd, init_main, ctx, pidfd, err);
+	struct clone_job job = { joins->fd[OCI_NS_USER], flags, cgroup_fd, init_main, ctx };
+	pid_t pid = job.user_fd >= 0 ? userns_join_clone(&job, pidfd, err)
+				     : clone_with_pidfd(flags, cgroup_fd, init_main, ctx, pidfd, err);
 
 	if (pid > 0)
 		log_debug("init cloned: pid %d, new namespaces 0x%llx", (int)pid,

@@ -54,11 +54,17 @@ static int make_one(int root_fd, const char *parent_path, const char *name,
 	return rootfs_open(root_fd, full, O_PATH, err);
 }
 
-/* parent/name is a symlink whose target does not exist: buf becomes that
- * target (relative to parent) followed by rest. 1 when it was a link. */
-static int follow_dangling(int root_fd, const char *parent, const char *name, const char *rest,
-			   char *buf, size_t len, struct shim_error *err)
+/* A path met while walking: parent/name, with rest still to walk. */
+struct walk_at {
+	const char *parent, *name, *rest;
+};
+
+/* w's parent/name is a symlink whose target does not exist: buf becomes
+ * that target (relative to parent) followed by rest. 1 when it was a link. */
+static int follow_dangling(int root_fd, const struct walk_at *w, char *buf, size_t len,
+			   struct shim_error *err)
 {
+	const char *parent = w->parent, *name = w->name, *rest = w->rest;
 	_cleanup_close_ int dir = rootfs_open(root_fd, parent, O_PATH | O_DIRECTORY, NULL);
 	char target[PATH_MAX], joined[PATH_MAX];
 	struct stat st;
@@ -105,8 +111,9 @@ restart:
 
 			snprintf(parent, sizeof(parent), "%.*s", (int)(slash - buf), buf);
 			snprintf(rest, sizeof(rest), "%s%s", saved ? "/" : "", saved ? p + 1 : "");
-			r = follow_dangling(root_fd, parent[0] ? parent : "/", slash + 1, rest, buf,
-					    sizeof(buf), err);
+			r = follow_dangling(root_fd, &(struct walk_at){ parent[0] ? parent : "/",
+									slash + 1, rest },
+					    buf, sizeof(buf), err);
 			if (r < 0)
 				return -1;
 			if (r > 0) {

@@ -141,14 +141,6 @@ int userns_join_mappings(struct oci_spec *spec, int user_fd, struct shim_error *
 	return 0;
 }
 
-struct clone_job {
-	int user_fd;
-	uint64_t ns_flags;
-	int cgroup_fd;
-	clone_fn fn;
-	void *arg;
-};
-
 /* In the helper: the init, cloned from inside the namespace as our
  * sibling; its pid to out. */
 static int clone_inside(void *arg, int out)
@@ -171,13 +163,16 @@ static int clone_inside(void *arg, int out)
 	return write(out, &pid, sizeof(pid)) == sizeof(pid) ? 0 : 3;
 }
 
-pid_t userns_join_clone(int user_fd, uint64_t ns_flags, int cgroup_fd, clone_fn fn, void *arg,
-			int *pidfd, struct shim_error *err)
+pid_t userns_join_clone(const struct clone_job *job, int *pidfd, struct shim_error *err)
 {
-	struct clone_job job = { user_fd, ns_flags, cgroup_fd, fn, arg };
+	/* the helper only reads it; clone's argument has no const */
+	union {
+		const struct clone_job *in;
+		void *arg;
+	} j = { .in = job };
 	pid_t pid = -1;
 	int status;
-	ssize_t n = clone_helper_output(clone_inside, &job, &pid, sizeof(pid), &status, err);
+	ssize_t n = clone_helper_output(clone_inside, j.arg, &pid, sizeof(pid), &status, err);
 
 	if (n < 0)
 		return -1;

@@ -27,8 +27,17 @@
 /* Check spec's mappings against the namespace at user_fd, or fill them. */
 int userns_join_mappings(struct oci_spec *spec, int user_fd, struct shim_error *err);
 
-/* clone_with_pidfd, from inside the user namespace at user_fd. */
-pid_t userns_join_clone(int user_fd, uint64_t ns_flags, int cgroup_fd, clone_fn fn, void *arg,
-			int *pidfd, struct shim_error *err);
+/* A clone_with_pidfd from inside a user namespace joined by path. */
+struct clone_job {
+	int user_fd;		/* the user namespace */
+	uint64_t ns_flags;	/* the namespaces made inside it */
+	int cgroup_fd;		/* the cgroup the child starts in, or -1 */
+	clone_fn fn;
+	void *arg;
+};
+
+/* clone_with_pidfd(job's flags, cgroup, fn, arg), from inside job's user
+ * namespace, with CLONE_PARENT: the child is still the caller's. */
+pid_t userns_join_clone(const struct clone_job *job, int *pidfd, struct shim_error *err);
 
 #endif
