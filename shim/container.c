@@ -337,7 +337,27 @@ static void poststop_after_failure(const struct create_opts *o, const struct bun
 		hooks_run_warn(&b->spec->hooks, HOOK_POSTSTOP, state);
 }
 
-int container_create(const struct create_opts *o, int *pidfd_out, int *master_out,
+/* What create made, as container_load would find it, from what create
+ * holds: the state folder, the cgroup, the init's pidfd (no PID looked up
+ * again), and state.json as just written. */
+static int hand_back(struct container *c, const char *id, int *dir_fd, int *cgroup_fd,
+		     int *pidfd, struct shim_error *err)
+{
+	memset(c, 0, sizeof(*c));
+	c->state = store_read_state(*dir_fd, id, err);
+	if (!c->state) {
+		c->dir_fd = c->cgroup_fd = c->pidfd = -1;
+		return -1;
+	}
+	c->id = c->state->id;
+	c->dir_fd = TAKE_FD(*dir_fd);
+	c->cgroup_fd = TAKE_FD(*cgroup_fd);
+	c->pidfd = TAKE_FD(*pidfd);
+	c->status = STATUS_CREATED;
+	return 0;
+}
+
+int container_create(const struct create_opts *o, struct container *out, int *master_out,
 		     struct shim_error *err)
 {
 	struct bundle b = { 0 };
@@ -387,14 +407,12 @@ int container_create(const struct create_opts *o, int *pidfd_out, int *master_ou
 		poststop_after_failure(o, &b);
 		goto fail_remove;
 	}
-	if (o->pidfd_socket && pidfd_send_to_socket(o->pidfd_socket, pidfd, err) < 0) {
+	if ((o->pidfd_socket && pidfd_send_to_socket(o->pidfd_socket, pidfd, err) < 0) ||
+	    (out && hand_back(out, o->id, &dir_fd, &cgroup_fd, &pidfd, err) < 0)) {
 		pidfd_kill_and_reap(pidfd);
 		goto fail_remove;
 	}
-	if (pidfd_out)
-		*pidfd_out = pidfd;
-	else
-		safe_close(pidfd);
+	safe_close(pidfd);
 	bundle_release(&b);
 	return 0;
 

@@ -51,10 +51,12 @@ struct container {
 	enum container_status status;
 };
 
-/* Create; on success the init waits for start. With pidfd_out, the caller
- * gets the init's pidfd (and, as its parent, reaps it); with terminal_proxy
- * and process.terminal, *master_out is the pty master (else -1). */
-int container_create(const struct create_opts *o, int *pidfd_out, int *master_out,
+/* Create; on success the init waits for start. With out, the caller gets
+ * the container as container_load would give it, "created", holding the
+ * init's pidfd (and, as its parent, reaps it); release it with
+ * container_release. With terminal_proxy and process.terminal,
+ * *master_out is the pty master (else -1). */
+int container_create(const struct create_opts *o, struct container *out, int *master_out,
 		     struct shim_error *err);
 
 int container_load(const char *root, const char *id, struct container *c, struct shim_error *err);

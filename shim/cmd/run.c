@@ -1,10 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include <signal.h>
-
 #include "shim/cleanup.h"
 #include "shim/cmd/cmd.h"
-#include "shim/pidfd.h"
-#include "shim/store.h"
 #include "shim/terminal.h"
 
 /* create + start; in the foreground, wait (copying the terminal, if the
@@ -15,7 +11,7 @@ int cmd_run(const struct global_opts *g, int argc, char **argv, struct shim_erro
 	struct create_opts o;
 	struct container c;
 	bool detach = false;
-	_cleanup_close_ int pidfd = -1, master = -1;
+	_cleanup_close_ int master = -1;
 	int status = -1;
 
 	if (cmd_parse_create(g->root, argc, argv, &detach, &o, err) < 0)
@@ -23,23 +19,16 @@ int cmd_run(const struct global_opts *g, int argc, char **argv, struct shim_erro
 	if (!detach)
 		container_block_forwarded_signals();
 	o.terminal_proxy = !detach;
-	if (container_create(&o, &pidfd, &master, err) < 0)
+	if (container_create(&o, &c, &master, err) < 0)
 		return -1;
-	if (container_load(g->root, o.id, &c, err) < 0) {
-		/* Cannot happen unless the state was removed under us: do not
-		 * leave the waiting init behind. */
-		pidfd_signal(pidfd, SIGKILL, NULL);
-		store_remove(g->root, o.id, NULL);
-		return -1;
-	}
 	if (container_start(&c, err) < 0) {
 		container_delete(g->root, &c, true, NULL);
 		container_release(&c);
 		return -1;
 	}
 	if (!detach) {
-		if (master >= 0 ? terminal_proxy(master, pidfd, &status, err) < 0
-				: container_wait(pidfd, &status, err) < 0)
+		if (master >= 0 ? terminal_proxy(master, c.pidfd, &status, err) < 0
+				: container_wait(c.pidfd, &status, err) < 0)
 			status = -1;
 		c.status = STATUS_STOPPED;
 		/* --keep: left stopped, for state, ps or a later delete */
