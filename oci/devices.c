@@ -12,7 +12,7 @@
 
 #include "oci/devices.h"
 #include "oci/json.h"
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 
 #define DEV_ID_MAX 0xfffffffeULL
 

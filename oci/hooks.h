@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <yajl/yajl_tree.h>
 
-#include "shim/error.h"
+#include "oci/error.h"
 
 enum oci_hook_kind {
 	HOOK_PRESTART,		/* deprecated; runs with createRuntime, before it */

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "shim/error.h"
+#include "oci/error.h"
 
 #define OCI_MEDIA_INDEX "application/vnd.oci.image.index.v1+json"
 #define OCI_MEDIA_MANIFEST "application/vnd.oci.image.manifest.v1+json"

@@ -123,24 +123,6 @@ int json_get_u64(yajl_val obj, const char *key, const char *path,
 	return 0;
 }
 
-void strv_free(char **v)
-{
-	if (!v)
-		return;
-	for (char **p = v; *p; p++)
-		free(*p);
-	free(v);
-}
-
-size_t strv_len(char *const *v)
-{
-	size_t n = 0;
-
-	while (v && v[n])
-		n++;
-	return n;
-}
-
 int json_get_strv(yajl_val obj, const char *key, const char *path,
 		  char ***out, struct shim_error *err)
 {

@@ -12,7 +12,8 @@
 #include <stdint.h>
 #include <yajl/yajl_tree.h>
 
-#include "shim/error.h"
+#include "oci/error.h"
+#include "oci/strv.h"
 
 /* How deep arrays and objects may nest in any JSON the runtime reads. */
 #define JSON_MAX_DEPTH 512
@@ -55,7 +56,5 @@ int json_get_object(yajl_val obj, const char *key, const char *path,
 int json_get_array(yajl_val obj, const char *key, const char *path,
 		   yajl_val *out, struct shim_error *err);
 
-void strv_free(char **v);
-size_t strv_len(char *const *v);
 
 #endif

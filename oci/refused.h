@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <yajl/yajl_tree.h>
 
-#include "shim/error.h"
+#include "oci/error.h"
 
 enum refuse_when {
 	REFUSE_PRESENT,		/* any value but null */

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <yajl/yajl_tree.h>
 
-#include "shim/error.h"
+#include "oci/error.h"
 
 /* One write: value to <cgroup>/<file>. */
 struct cgroup_setting {

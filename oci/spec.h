@@ -15,7 +15,7 @@
 #include "oci/hooks.h"
 #include "oci/resources.h"
 #include "oci/seccomp.h"
-#include "shim/error.h"
+#include "oci/error.h"
 
 struct oci_rlimit {
 	int resource;		/* RLIMIT_* */

@@ -13,7 +13,7 @@
 #include "oci/gen.h"
 #include "oci/image.h"
 #include "oci/spec.h"
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 
 /* Everything after the process; process and annotations come first. */
 static const char spec_rest[] =

@@ -22,7 +22,7 @@
 #include <sys/types.h>
 
 #include "oci/spec.h"
-#include "shim/error.h"
+#include "oci/error.h"
 
 /* Is m a bind mount (type "bind" or a bind option)? recursive: rbind. */
 bool mount_is_bind(const struct oci_mount *m, bool *recursive);

@@ -11,7 +11,7 @@
 #define SHIM_CAPS_H
 
 #include "oci/spec.h"
-#include "shim/error.h"
+#include "oci/error.h"
 
 int caps_drop_bounding(const struct oci_capabilities *c, struct shim_error *err);
 int caps_set(const struct oci_capabilities *c, struct shim_error *err);

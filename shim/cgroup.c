@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "shim/cgroup.h"
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/devices_bpf.h"
 #include "shim/fsutil.h"
 #include "shim/syscalls.h"

@@ -16,7 +16,7 @@
 #include <sys/types.h>
 
 #include "oci/resources.h"
-#include "shim/error.h"
+#include "oci/error.h"
 
 #define CGROUP_ROOT "/sys/fs/cgroup"
 

@@ -21,7 +21,7 @@
 #include "shim/caps.h"
 #include "shim/cgroup.h"
 #include "shim/bind_sources.h"
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/clone.h"
 #include "shim/container.h"
 #include "shim/fd.h"

@@ -21,7 +21,7 @@
 #include <sys/types.h>
 
 #include "oci/state.h"
-#include "shim/error.h"
+#include "oci/error.h"
 
 struct create_opts {
 	const char *root;		/* --root */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/devices_bpf.h"
 #include "shim/syscalls.h"
 

@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 #include "oci/resources.h"
-#include "shim/error.h"
+#include "oci/error.h"
 
 /* Attach the program for rules to the cgroup folder, then detach the device
  * programs that were there before (so `update` replaces, never stacks). */

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/syscalls.h"
 #include "shim/cgroup.h"
 #include "shim/clone.h"

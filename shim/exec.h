@@ -18,7 +18,7 @@
 
 #include "oci/spec.h"
 #include "shim/container.h"
-#include "shim/error.h"
+#include "oci/error.h"
 
 struct exec_opts {
 	const struct oci_process *process;

@@ -8,7 +8,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/fd.h"
 #include "shim/syscalls.h"
 

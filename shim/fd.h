@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "shim/error.h"
+#include "oci/error.h"
 
 /* Close every fd >= first: close_range(first, ~0U), or, where the kernel
  * lacks it (ENOSYS), fd_close_from_proc(). */

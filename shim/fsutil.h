@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "shim/error.h"
+#include "oci/error.h"
 
 /* snprintf into buf, but a text that does not fit fails (ENAMETOOLONG,
  * naming its start) instead of being cut short: a cut path names another

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "oci/state.h"
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/clock.h"
 #include "shim/clone.h"
 #include "shim/fd.h"

@@ -21,7 +21,7 @@
 #include <sys/types.h>
 
 #include "oci/spec.h"
-#include "shim/error.h"
+#include "oci/error.h"
 
 /* The hooks of one kind, in order; the first failure stops them and names
  * the hook: "hooks.createRuntime[1] (/bin/x): exited with status 3: <what

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "shim/bind_sources.h"
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/clone.h"
 #include "shim/fsutil.h"
 #include "shim/idmap.h"

@@ -14,7 +14,7 @@
 #define SHIM_IDMAP_H
 
 #include "oci/spec.h"
-#include "shim/error.h"
+#include "oci/error.h"
 
 /* trees[i] is a detached idmapped copy for mounts[i] with idmap, else -1
  * (malloc'd array of spec->n_mounts, or NULL when no mount asks). */

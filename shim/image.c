@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "oci/image.h"
-#include "oci/json.h"
-#include "shim/cleanup.h"
+#include "oci/strv.h"
+#include "oci/cleanup.h"
 #include "shim/fsutil.h"
 #include "shim/image.h"
 #include "shim/layer.h"

@@ -9,7 +9,7 @@
 #ifndef SHIM_IMAGE_H
 #define SHIM_IMAGE_H
 
-#include "shim/error.h"
+#include "oci/error.h"
 
 /* image: "LAYOUT" (one image in it) or "LAYOUT:NAME" (its ref.name).
  * bundle must not exist; on error nothing of it is left. */

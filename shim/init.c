@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "oci/spec.h"
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/hooks.h"
 #include "shim/init.h"
 #include "shim/log.h"

@@ -23,7 +23,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/fsutil.h"
 #include "shim/layer.h"
 #include "shim/syscalls.h"

@@ -9,7 +9,7 @@
 #ifndef SHIM_LAYER_H
 #define SHIM_LAYER_H
 
-#include "shim/error.h"
+#include "oci/error.h"
 
 /* fd: the layer blob, open for reading (seekable: it is read twice);
  * what names it in errors. */

@@ -19,7 +19,7 @@
 #include <stdbool.h>
 
 #include "oci/spec.h"
-#include "shim/error.h"
+#include "oci/error.h"
 
 bool lsm_apparmor_enabled(void);
 bool lsm_selinux_enabled(void);

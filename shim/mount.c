@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/mount.h"
 #include "shim/syscalls.h"
 

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "shim/error.h"
+#include "oci/error.h"
 #include "shim/mount_options.h"
 
 /* A new filesystem of type, with source and o's parameters and attributes.

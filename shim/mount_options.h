@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "shim/error.h"
+#include "oci/error.h"
 
 #define MOUNT_MAX_FS_PARAMS 64
 

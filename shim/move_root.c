@@ -8,7 +8,7 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/log.h"
 #include "shim/mount.h"
 #include "shim/mount_options.h"

@@ -15,7 +15,7 @@
 #ifndef SHIM_MOVE_ROOT_H
 #define SHIM_MOVE_ROOT_H
 
-#include "shim/error.h"
+#include "oci/error.h"
 
 /* root_fd: the rootfs mount (bound on itself at rootfs, a host path). */
 int move_root(int root_fd, const char *rootfs, struct shim_error *err);

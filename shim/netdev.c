@@ -14,7 +14,7 @@
 #include <linux/magic.h>
 #include <linux/nsfs.h>
 
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/fsutil.h"
 #include "shim/log.h"
 #include "shim/netdev.h"

@@ -23,7 +23,7 @@
 #include <sys/types.h>
 
 #include "oci/spec.h"
-#include "shim/error.h"
+#include "oci/error.h"
 
 #define STORE_NETNS "netns"		/* the held network namespace */
 #define STORE_NETDEV "netdevices"	/* one line each (shim/netdev.c) */

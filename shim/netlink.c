@@ -11,7 +11,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/fd.h"
 #include "shim/netlink.h"
 #include "shim/procfs.h"

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "shim/error.h"
+#include "oci/error.h"
 
 /* A NETLINK_ROUTE socket in the caller's network namespace. */
 int nl_open(struct shim_error *err);

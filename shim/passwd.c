@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/fsutil.h"
 #include "shim/passwd.h"
 #include "shim/syscalls.h"

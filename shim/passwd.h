@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "shim/error.h"
+#include "oci/error.h"
 
 /* A numeric user without an entry gets gid 0, as with runc. */
 int passwd_resolve(int rootfd, const char *user, uint32_t *uid, uint32_t *gid,

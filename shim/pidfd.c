@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/fd.h"
 #include "shim/pidfd.h"
 #include "shim/syscalls.h"

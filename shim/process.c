@@ -14,7 +14,7 @@
 
 #include "oci/idlist.h"
 #include "shim/caps.h"
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/clone.h"
 #include "shim/fd.h"
 #include "shim/fsutil.h"

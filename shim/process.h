@@ -17,7 +17,7 @@
 #include <stdbool.h>
 
 #include "oci/spec.h"
-#include "shim/error.h"
+#include "oci/error.h"
 
 struct seccomp_program;
 

@@ -18,7 +18,7 @@
 
 #include <stdbool.h>
 
-#include "shim/error.h"
+#include "oci/error.h"
 
 /* Is fd on procfs (fstatfs says PROC_SUPER_MAGIC)? */
 bool procfs_is(int fd);

@@ -10,7 +10,7 @@
 #include <sys/sysmacros.h>
 
 #include "shim/bind_sources.h"
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/fsutil.h"
 #include "shim/log.h"
 #include "shim/mount.h"

@@ -23,7 +23,7 @@
 #define SHIM_ROOTFS_H
 
 #include "oci/spec.h"
-#include "shim/error.h"
+#include "oci/error.h"
 
 #include <stdbool.h>
 

@@ -18,7 +18,7 @@
 #define SHIM_SECCOMP_H
 
 #include "oci/seccomp.h"
-#include "shim/error.h"
+#include "oci/error.h"
 
 /* libseccomp's BPF with the ENOSYS stub in front (shim/seccomp_stub.h)
  * and the flags to load it with. */

@@ -9,7 +9,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/log.h"
 #include "shim/selfexe.h"
 #include "shim/syscalls.h"

@@ -28,7 +28,7 @@
 
 #include <stdbool.h>
 
-#include "shim/error.h"
+#include "oci/error.h"
 
 /* Returns 0 when already running from a protected copy; otherwise execs
  * one with argv and the same environment (does not return), or fails. */

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "oci/json.h"
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/fsutil.h"
 #include "shim/syscalls.h"
 #include "shim/store.h"

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 #include "oci/state.h"
-#include "shim/error.h"
+#include "oci/error.h"
 
 #define STORE_FIFO "exec.fifo"
 #define STORE_CGROUP "cgroup"	/* the cgroup's path, apart from state.json */

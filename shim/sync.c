@@ -4,7 +4,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/fd.h"
 #include "shim/sync.h"
 

@@ -19,7 +19,7 @@
 
 #include <sys/types.h>
 
-#include "shim/error.h"
+#include "oci/error.h"
 
 enum sync_type {
 	SYNC_READY = 1,

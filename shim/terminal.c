@@ -12,7 +12,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/fd.h"
 #include "shim/fsutil.h"
 #include "shim/mount.h"

@@ -22,7 +22,7 @@
 
 #include "oci/spec.h"
 #include "shim/clone.h"
-#include "shim/error.h"
+#include "oci/error.h"
 
 /* Check spec's mappings against the namespace at user_fd, or fill them. */
 int userns_join_mappings(struct oci_spec *spec, int user_fd, struct shim_error *err);

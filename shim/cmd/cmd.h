@@ -10,7 +10,7 @@
 #include <stdbool.h>
 
 #include "shim/container.h"
-#include "shim/error.h"
+#include "oci/error.h"
 
 struct global_opts {
 	const char *root;

@@ -14,10 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "oci/json.h"
+#include "oci/strv.h"
 #include "shim/bundle.h"
 #include "shim/caps.h"
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/log.h"
 #include "shim/cmd/cmd.h"
 #include "shim/lsm.h"

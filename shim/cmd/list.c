@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oci/json.h"
-#include "shim/cleanup.h"
+#include "oci/strv.h"
+#include "oci/cleanup.h"
 #include "shim/cmd/cmd.h"
 #include "shim/store.h"
 

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "shim/cgroup.h"
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/cmd/cmd.h"
 
 extern char **environ;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/cmd/cmd.h"
 #include "shim/signals.h"
 #include "shim/store.h"

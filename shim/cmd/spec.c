@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "oci/spec.h"
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/cmd/cmd.h"
 
 int cmd_spec(const struct global_opts *g, int argc, char **argv, struct shim_error *err)

@@ -17,7 +17,7 @@
 #include "oci/json.h"
 #include "oci/resources.h"
 #include "shim/cgroup.h"
-#include "shim/cleanup.h"
+#include "oci/cleanup.h"
 #include "shim/cmd/cmd.h"
 #include "shim/fsutil.h"
 

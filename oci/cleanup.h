@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * shim/cleanup.h: scope-bound cleanup. A variable declared with
+ * oci/cleanup.h: scope-bound cleanup. A variable declared with
  * _cleanup_close_ is closed, _cleanup_free_ freed, when it goes out of
  * scope; TAKE_FD / TAKE_PTR move ownership out so the cleanup skips it.
  */
-#ifndef SHIM_CLEANUP_H
-#define SHIM_CLEANUP_H
+#ifndef OCI_CLEANUP_H
+#define OCI_CLEANUP_H
 
 #include <errno.h>
 #include <stdlib.h>

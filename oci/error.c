@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "shim/error.h"
+#include "oci/error.h"
 
 static int vfail(struct shim_error *err, int errnum, const char *fmt, va_list ap)
 {

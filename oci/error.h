@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * shim/error.h: the one error contract of the runtime.
+ * oci/error.h: the one error contract of the runtime.
  *
  * A function that can fail takes a `struct shim_error *err`, and on failure
  * fills it and returns -1 (or NULL). The message says what failed and on
@@ -9,8 +9,8 @@
  * shim_error_wrap() as the error travels up. Only main.c prints it and
  * picks the exit status; nothing below the CLI exits or aborts.
  */
-#ifndef SHIM_ERROR_H
-#define SHIM_ERROR_H
+#ifndef OCI_ERROR_H
+#define OCI_ERROR_H
 
 #include <stddef.h>
 

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* oci/strv.h: NULL-terminated vectors of malloc'd strings (args, env). */
+#ifndef OCI_STRV_H
+#define OCI_STRV_H
+
+#include <stddef.h>
+
+/* Free each string, then the vector; NULL is fine. */
+void strv_free(char **v);
+
+/* The number of strings before the NULL; 0 for NULL. */
+size_t strv_len(char *const *v);
+
+#endif
