@@ -8,6 +8,7 @@
 
 #include "oci/json.h"
 #include "oci/resources.h"
+#include "oci/update_flags.h"
 #include "shim/devices_bpf.h"
 #include "tests/unit/tap.h"
 
@@ -47,6 +48,43 @@ static int refuses(const char *json, const char *msg)
 		return 0;
 	}
 	return 1;
+}
+
+TEST(update_flags_become_the_same_settings_as_resources_json)
+{
+	struct oci_update_flags f = { .memory = "512m", .memory_swap = "1g", .cpu_shares = "1024",
+				      .cpu_quota = "50000", .cpuset_cpus = "0-1",
+				      .pids_limit = "100", .blkio_weight = "500" };
+
+	oci_resources_release(&res);
+	CHECK(oci_resources_from_flags(&f, &res, &err) == 0);
+	CHECK_STR(value_of("memory.max"), "536870912");
+	CHECK_STR(value_of("memory.swap.max"), "536870912");
+	CHECK_STR(value_of("cpu.weight"), "39");
+	CHECK_STR(value_of("cpu.max"), "50000 100000");
+	CHECK_STR(value_of("cpuset.cpus"), "0-1");
+	CHECK_STR(value_of("pids.max"), "100");
+	CHECK(value_of("io.weight") != NULL);
+	return 0;
+}
+
+TEST(bad_update_flags_are_named)
+{
+	struct oci_update_flags size = { .memory = "12x" }, cpus = { .cpuset_cpus = "a" },
+				long_list = { .cpuset_mems = "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,"
+							     "17,18,19,20,21,22,23,24" },
+				low = { .memory_swap = "-2" };
+
+	oci_resources_release(&res);
+	CHECK(oci_resources_from_flags(&size, &res, &err) < 0);
+	CHECK_STR(err.msg, "--memory: \"12x\" is not a size");
+	CHECK(oci_resources_from_flags(&cpus, &res, &err) < 0);
+	CHECK_STR(err.msg, "--cpuset-cpus: \"a\" is not a CPU or node list (\"0-2,4\")");
+	CHECK(oci_resources_from_flags(&long_list, &res, &err) < 0);
+	CHECK(strstr(err.msg, "--cpuset-mems: ") && strstr(err.msg, "is too long"));
+	CHECK(oci_resources_from_flags(&low, &res, &err) < 0);
+	CHECK_STR(err.msg, "--memory-swap: \"-2\" is below -1");
+	return 0;
 }
 
 TEST(rdma_limits_become_rdma_max_lines)
@@ -249,6 +287,8 @@ TEST(device_program_an_allow_rule_covers_only_its_access)
 int main(void)
 {
 	TAP_START();
+	RUN(update_flags_become_the_same_settings_as_resources_json);
+	RUN(bad_update_flags_are_named);
 	RUN(rdma_limits_become_rdma_max_lines);
 	RUN(memory_limits_become_memory_max_low_and_swap_max);
 	RUN(a_swap_limit_below_the_memory_limit_is_refused);
