@@ -89,32 +89,6 @@ static int blob_open(int layout, const struct oci_descriptor *d, struct shim_err
 	return TAKE_FD(fd);
 }
 
-static char *read_fd_all(int fd, size_t max, size_t *len, const char *what,
-			 struct shim_error *err)
-{
-	char *buf = malloc(max + 1);
-	size_t got = 0;
-	ssize_t n;
-
-	if (!buf) {
-		shim_fail(err, ENOMEM, "%s", what);
-		return NULL;
-	}
-	while (got < max && (n = read(fd, buf + got, max - got)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			free(buf);
-			shim_fail_errno(err, "read %s", what);
-			return NULL;
-		}
-		got += (size_t)n;
-	}
-	buf[got] = '\0';
-	*len = got;
-	return buf;
-}
-
 /* A JSON blob (a manifest, an index, a config), checked, as text. */
 static char *blob_read(int layout, const struct oci_descriptor *d, size_t *len,
 		       struct shim_error *err)
@@ -127,7 +101,7 @@ static char *blob_read(int layout, const struct oci_descriptor *d, size_t *len,
 		return NULL;
 	}
 	fd = blob_open(layout, d, err);
-	return fd < 0 ? NULL : read_fd_all(fd, JSON_BLOB_MAX, len, d->digest, err);
+	return fd < 0 ? NULL : read_small_fd(fd, d->digest, JSON_BLOB_MAX, len, err);
 }
 
 /* index.json, then nested indexes, down to one image manifest. */
@@ -142,7 +116,7 @@ static int find_manifest(int layout, const char *name, struct oci_manifest *m,
 
 	if (fd < 0)
 		return shim_fail_errno(err, "index.json");
-	if (!(text = read_fd_all(fd, JSON_BLOB_MAX, &len, "index.json", err)) ||
+	if (!(text = read_small_fd(fd, "index.json", JSON_BLOB_MAX, &len, err)) ||
 	    oci_index_parse(text, len, "index.json", &idx, err) < 0)
 		return -1;
 	for (int depth = 0; depth < 4; depth++) {

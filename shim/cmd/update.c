@@ -58,23 +58,17 @@ static const char **flag_field(struct oci_update_flags *f, int flag)
 	}
 }
 
+/* --resources FILE, or "-": stdin (a file or a pipe); more than
+ * MAX_RESOURCES_JSON bytes is refused, never cut short. */
 static char *read_resources(const char *path, size_t *len, struct shim_error *err)
 {
-	char *text;
+	char *text = strcmp(path, "-") == 0
+			     ? read_small_stream(STDIN_FILENO, "--resources -", MAX_RESOURCES_JSON, len,
+						 err)
+			     : read_small_file(path, MAX_RESOURCES_JSON, len, err);
 
-	if (strcmp(path, "-") != 0) {
-		text = read_small_file(path, MAX_RESOURCES_JSON, len, err);
-		if (!text)
-			shim_error_wrap(err, "--resources");
-		return text;
-	}
-	text = malloc(MAX_RESOURCES_JSON + 1);
-	if (!text) {
-		shim_fail(err, ENOMEM, "--resources -");
-		return NULL;
-	}
-	*len = fread(text, 1, MAX_RESOURCES_JSON, stdin);
-	text[*len] = '\0';
+	if (!text && strcmp(path, "-") != 0)
+		shim_error_wrap(err, "--resources");
 	return text;
 }
 

@@ -145,6 +145,16 @@ start_sleeper() {
 	[ "$(cat $CG/c1/memory.max)" = 33554432 ]
 }
 
+@test "update --resources - longer than 1 MiB is refused, not cut short" {
+	start_sleeper
+	# valid JSON past 1 MiB (it was cut at 1 MiB and then read as broken JSON)
+	run sh -c "{ printf '{\"pids\": {\"limit\": 7}, \"x\": \"'; head -c 1100000 /dev/zero | tr '\\0' a;
+		printf '\"}'; } | '$SHIM_BIN' --root '$ROOT' update -r - c1"
+	assert_failure
+	assert_output_has "--resources -: more than 1048576 bytes"
+	[ "$(cat $CG/c1/pids.max)" != 7 ]
+}
+
 @test "update refuses cgroup v1 knobs by their path" {
 	start_sleeper
 	run sh -c "echo '{\"memory\": {\"swappiness\": 10}}' | '$SHIM_BIN' --root '$ROOT' update -r - c1"
