@@ -54,6 +54,17 @@ static const char *tap_skip_reason = "";
 			printf("%s %d %s\n", _r ? "not ok" : "ok", tap_n, #name); \
 	} while (0)
 
+/* One result outside RUN (a row of a table): printf-style description. */
+#define TAP_ROW(ok, ...)                                                         \
+	do {                                                                     \
+		int _ok = (ok);                                                  \
+		tap_n++;                                                         \
+		tap_failed += !_ok;                                              \
+		printf("%s %d ", _ok ? "ok" : "not ok", tap_n);                  \
+		printf(__VA_ARGS__);                                             \
+		printf("\n");                                                    \
+	} while (0)
+
 #define TAP_START() printf("TAP version 13\n")
 #define TAP_DONE()                                                               \
 	do {                                                                     \
