@@ -473,8 +473,10 @@ static int parse_mounts(yajl_val arr, struct oci_spec *s, struct shim_error *err
 		    json_get_string(m, "source", where, &out->source, err) < 0 ||
 		    json_get_strv(m, "options", where, &out->options, err) < 0 ||
 		    parse_mappings(m, "uidMappings", where, &out->uid_mappings, &out->n_uid_mappings, err) < 0 ||
-		    parse_mappings(m, "gidMappings", where, &out->gid_mappings, &out->n_gid_mappings, err) < 0)
+		    parse_mappings(m, "gidMappings", where, &out->gid_mappings, &out->n_gid_mappings, err) < 0 ||
+		    mount_opts_parse(out->options, where, &out->opts, err) < 0)
 			return -1;
+		out->bind = out->opts.bind || (out->type && strcmp(out->type, "bind") == 0);
 	}
 	return 0;
 }

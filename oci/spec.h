@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "oci/hooks.h"
+#include "oci/mount_options.h"
 #include "oci/resources.h"
 #include "oci/seccomp.h"
 #include "oci/error.h"
@@ -81,6 +82,8 @@ struct oci_mount {
 	char *type;		/* NULL: bind */
 	char *source;
 	char **options;		/* NULL-terminated */
+	struct mount_opts opts;	/* options, sorted once at parse (oci/mount_options.h) */
+	bool bind;		/* a bind mount: "bind"/"rbind" in options, or type "bind" */
 	struct oci_id_mapping *uid_mappings, *gid_mappings;	/* for "idmap" */
 	size_t n_uid_mappings, n_gid_mappings;
 };

@@ -10,19 +10,15 @@
 #include "shim/clone.h"
 #include "shim/log.h"
 #include "shim/mount.h"
-#include "shim/mount_options.h"
+#include "oci/mount_options.h"
 #include "shim/pidfd.h"
 #include "shim/sync.h"
 
 bool mount_is_bind(const struct oci_mount *m, bool *recursive)
 {
-	struct mount_opts o;
-
-	if (mount_opts_parse(m->options, "", &o, NULL) < 0)
-		return false;
 	if (recursive)
-		*recursive = o.rbind;
-	return o.bind || (m->type && strcmp(m->type, "bind") == 0);
+		*recursive = m->opts.rbind;
+	return m->bind;
 }
 
 int bind_source_path(const struct oci_mount *m, const char *bundle, char *buf, size_t len)

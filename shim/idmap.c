@@ -14,7 +14,7 @@
 #include "shim/fsutil.h"
 #include "shim/idmap.h"
 #include "shim/mount.h"
-#include "shim/mount_options.h"
+#include "oci/mount_options.h"
 #include "shim/namespaces.h"
 #include "shim/pidfd.h"
 
@@ -59,14 +59,12 @@ static int userns_for(const struct oci_mount *m, struct shim_error *err)
 
 static int prepare_one(const struct oci_mount *m, const char *bundle, struct shim_error *err)
 {
-	struct mount_opts o;
+	const struct mount_opts *o = &m->opts;
 	char source[PATH_MAX];
 	_cleanup_close_ int ns = -1;
 	int tree;
 
-	if (mount_opts_parse(m->options, "mounts[]", &o, err) < 0)
-		return -1;
-	if (!o.bind && !(m->type && strcmp(m->type, "bind") == 0))
+	if (!m->bind)
 		return shim_fail(err, EINVAL, "idmap: only a bind mount can be idmapped");
 	if (!m->n_uid_mappings || !m->n_gid_mappings)
 		return shim_fail(err, 0, "idmap needs uidMappings and gidMappings on the mount");
@@ -75,10 +73,10 @@ static int prepare_one(const struct oci_mount *m, const char *bundle, struct shi
 	ns = userns_for(m, err);
 	if (ns < 0)
 		return shim_error_wrap(err, "idmap: user namespace for the mappings");
-	tree = mount_clone_tree(AT_FDCWD, source, o.rbind, err);
+	tree = mount_clone_tree(AT_FDCWD, source, o->rbind, err);
 	if (tree < 0)
 		return -1;
-	if (mount_set_idmap(tree, ns, o.idmap_recursive, err) < 0) {
+	if (mount_set_idmap(tree, ns, o->idmap_recursive, err) < 0) {
 		close(tree);
 		return shim_error_wrap(err, "idmap %s", source);
 	}
@@ -90,9 +88,7 @@ int idmap_prepare(const struct oci_spec *spec, const char *bundle, int **trees,
 {
 	*trees = NULL;
 	for (size_t i = 0; i < spec->n_mounts; i++) {
-		struct mount_opts o;
-
-		if (mount_opts_parse(spec->mounts[i].options, "mounts[]", &o, NULL) < 0 || !o.idmap)
+		if (!spec->mounts[i].opts.idmap)
 			continue;
 		if (!*trees) {
 			*trees = malloc(spec->n_mounts * sizeof(int));

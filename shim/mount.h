@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "oci/error.h"
-#include "shim/mount_options.h"
+#include "oci/mount_options.h"
 
 /* A new filesystem of type, with source and o's parameters and attributes.
  * The kernel's own fs_context log, when it has one, joins the error. */

@@ -11,7 +11,7 @@
 #include "oci/cleanup.h"
 #include "shim/log.h"
 #include "shim/mount.h"
-#include "shim/mount_options.h"
+#include "oci/mount_options.h"
 #include "shim/move_root.h"
 #include "shim/procfs.h"
 

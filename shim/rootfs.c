@@ -298,29 +298,24 @@ static int mount_fs(int root_fd, const struct oci_mount *m, const struct mount_o
 static int mount_one(int root_fd, const struct oci_mount *m, size_t index, const char *bundle,
 		     int prepared, struct shim_error *err)
 {
-	struct mount_opts o;
-	char where[32];
-	bool bind;
+	const struct mount_opts *o = &m->opts;
+	bool bind = m->bind;
 
-	snprintf(where, sizeof(where), "mounts[%zu]", index);
-	if (mount_opts_parse(m->options, where, &o, err) < 0)
-		return -1;
-	bind = o.bind || (m->type && strcmp(m->type, "bind") == 0);
 	if (!bind && (!m->type || !*m->type))
 		return shim_fail(err, 0, "type: missing (and no bind option)");
-	if (bind && mount_opts_check_bind(&o, err) < 0)
+	if (bind && mount_opts_check_bind(o, err) < 0)
 		return -1;
 	if (check_proc_destination(m, bind, err) < 0)
 		return -1;
-	if (o.idmap && !bind)
+	if (o->idmap && !bind)
 		return shim_fail(err, EINVAL, "idmap: only a bind mount can be idmapped");
-	if ((bind ? mount_bind(root_fd, m, &o, bundle, prepared, err) : mount_fs(root_fd, m, &o, err)) < 0)
+	if ((bind ? mount_bind(root_fd, m, o, bundle, prepared, err) : mount_fs(root_fd, m, o, err)) < 0)
 		return -1;
-	if (o.propagation) {
+	if (o->propagation) {
 		_cleanup_close_ int target = rootfs_open(root_fd, m->destination, O_PATH, err);
 
-		if (target < 0 || mount_set_propagation(target, "", o.propagation,
-							o.propagation_recursive, err) < 0)
+		if (target < 0 || mount_set_propagation(target, "", o->propagation,
+							o->propagation_recursive, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -429,16 +424,12 @@ static int make_listed_device(int root_fd, const struct oci_device *d, struct sh
 static int dev_finish(int root_fd, const struct oci_spec *spec, struct shim_error *err)
 {
 	_cleanup_close_ int dev = -1;
-	struct mount_opts o;
-
 	for (size_t i = spec->n_mounts; i-- > 0;) {
 		const struct oci_mount *m = &spec->mounts[i];
 
 		if (strcmp(m->destination, "/dev") != 0)
 			continue;
-		if (!m->type || strcmp(m->type, "bind") == 0 ||
-		    mount_opts_parse(m->options, "", &o, NULL) < 0 || o.bind ||
-		    !(o.attr_set & MOUNT_ATTR_RDONLY))
+		if (m->bind || !(m->opts.attr_set & MOUNT_ATTR_RDONLY))
 			return 0;
 		dev = rootfs_open(root_fd, "/dev", O_PATH | O_DIRECTORY, err);
 		if (dev < 0 || mount_set_attrs(dev, "", MOUNT_ATTR_RDONLY, 0, false, err) < 0)

@@ -10,7 +10,7 @@
 #include "oci/state.h"
 #include "shim/fd.h"
 #include "shim/fsutil.h"
-#include "shim/mount_options.h"
+#include "oci/mount_options.h"
 #include "shim/pidfd.h"
 #include "shim/signals.h"
 #include "shim/store.h"

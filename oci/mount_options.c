@@ -4,8 +4,7 @@
 #include <string.h>
 #include <sys/mount.h>
 
-#include "shim/mount_options.h"
-#include "shim/syscalls.h"
+#include "oci/mount_options.h"
 
 enum opt_kind { ATTR_SET, ATTR_CLR, ATIME, PROPAGATION, BIND, IDMAP, NO_OP, UNSUPPORTED };
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * shim/mount_options.h: a mount's "options" array, sorted into what the new
+ * oci/mount_options.h: a mount's "options" array, sorted into what the new
  * mount API wants: per-mount attributes for fsmount()/mount_setattr() (on
  * the top mount; the "r" forms, runc's recursive options, with AT_RECURSIVE
  * over every mount below too), propagation, bind or rbind, and the rest as
@@ -10,13 +10,29 @@
  * is dropped: a parameter no filesystem takes fails in fsconfig, and a bind
  * mount, which has no filesystem to give it to, refuses it by name.
  */
-#ifndef SHIM_MOUNT_OPTIONS_H
-#define SHIM_MOUNT_OPTIONS_H
+#ifndef OCI_MOUNT_OPTIONS_H
+#define OCI_MOUNT_OPTIONS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "oci/error.h"
+
+/* The attribute bits (the kernel's ABI; glibc before 2.36 lacks them). */
+#ifndef MOUNT_ATTR_RDONLY
+#define MOUNT_ATTR_RDONLY 0x00000001
+#define MOUNT_ATTR_NOSUID 0x00000002
+#define MOUNT_ATTR_NODEV 0x00000004
+#define MOUNT_ATTR_NOEXEC 0x00000008
+#define MOUNT_ATTR__ATIME 0x00000070
+#define MOUNT_ATTR_RELATIME 0x00000000
+#define MOUNT_ATTR_NOATIME 0x00000010
+#define MOUNT_ATTR_STRICTATIME 0x00000020
+#define MOUNT_ATTR_NODIRATIME 0x00000080
+#endif
+#ifndef MOUNT_ATTR_NOSYMFOLLOW
+#define MOUNT_ATTR_NOSYMFOLLOW 0x00200000	/* 5.14 */
+#endif
 
 #define MOUNT_MAX_FS_PARAMS 64
 
