@@ -65,6 +65,24 @@ uint64_t oci_cpu_shares_to_weight(uint64_t shares)
 	return 1 + ((shares - 2) * 9999) / 262142;
 }
 
+/* A field given that the runtime may ignore, and does: kept for a warning. */
+static int note_ignored(struct oci_resources *r, const char *where, const char *key,
+			struct shim_error *err)
+{
+	size_t n = strv_len(r->ignored);
+	char **grown = reallocarray(r->ignored, n + 2, sizeof(char *));
+
+	if (!grown)
+		return shim_fail(err, ENOMEM, "%s", where);
+	r->ignored = grown;
+	r->ignored[n + 1] = NULL;
+	if (asprintf(&r->ignored[n], "%s.%s", where, key) < 0) {
+		r->ignored[n] = NULL;
+		return shim_fail(err, ENOMEM, "%s", where);
+	}
+	return 0;
+}
+
 static int parse_memory(yajl_val m, const char *path, struct oci_resources *r,
 			struct shim_error *err)
 {
@@ -73,6 +91,10 @@ static int parse_memory(yajl_val m, const char *path, struct oci_resources *r,
 	int has_limit, got;
 
 	snprintf(where, sizeof(where), "%s.memory", path);
+	/* NOT RECOMMENDED in the spec, and gone from cgroup v2 (kernel memory
+	 * is counted in memory.max): ignored, as runc does, but said */
+	if (json_member(m, "kernel") && note_ignored(r, where, "kernel", err) < 0)
+		return -1;
 	if (json_get_bool(m, "checkBeforeUpdate", where, &r->check_before_update, err) < 0)
 		return -1;
 	has_limit = json_get_i64(m, "limit", where, JSON_RANGE(-1, INT64_MAX), &limit, err);
@@ -424,5 +446,6 @@ void oci_resources_release(struct oci_resources *r)
 	}
 	free(r->settings);
 	free(r->devices);
+	strv_free(r->ignored);
 	memset(r, 0, sizeof(*r));
 }

@@ -45,6 +45,9 @@ struct oci_resources {
 					 * memory limit below the current usage */
 	struct device_rule *devices;
 	size_t n_devices;
+	/* fields the spec lets a runtime ignore, given and ignored (JSON
+	 * paths, NULL-terminated, or NULL): the caller warns */
+	char **ignored;
 };
 
 /* Parse a LinuxResources object; path names it in errors ("linux.resources"). */

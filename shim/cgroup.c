@@ -16,6 +16,7 @@
 #include "oci/cleanup.h"
 #include "shim/devices_bpf.h"
 #include "shim/fsutil.h"
+#include "shim/log.h"
 #include "shim/syscalls.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
@@ -465,4 +466,11 @@ int cgroup_destroy(const char *rel, struct shim_error *err)
 	if (rmdir(path) < 0 && errno != ENOENT)
 		return shim_fail_errno(err, "cgroup: rmdir %s", path);
 	return 0;
+}
+
+void cgroup_warn_ignored(const struct oci_resources *r)
+{
+	for (size_t i = 0; r->ignored && r->ignored[i]; i++)
+		log_warn("%s: ignored (cgroup v2 has no such limit; kernel memory counts in "
+			 "memory.max)", r->ignored[i]);
 }

@@ -66,4 +66,7 @@ int cgroup_pids(int dir_fd, pid_t **pids, size_t *n, struct shim_error *err);
 /* Read a small cgroup file of the folder into buf (NUL-terminated). */
 int cgroup_read(int dir_fd, const char *file, char *buf, size_t len, struct shim_error *err);
 
+/* A warning for each field of r that was given and is ignored. */
+void cgroup_warn_ignored(const struct oci_resources *r);
+
 #endif

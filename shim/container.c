@@ -375,6 +375,7 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 	if (check_supported(o, &b, err) < 0 || settle_joined_user_ns(b.spec, err) < 0)
 		goto fail;
 	caps_warn_unknown(&b.spec->process.caps);
+	cgroup_warn_ignored(&b.spec->resources);
 	dir_fd = store_create(o->root, o->id, err);
 	if (dir_fd < 0)
 		goto fail;

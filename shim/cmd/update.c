@@ -130,6 +130,7 @@ int cmd_update(const struct global_opts *g, int argc, char **argv, struct shim_e
 
 	if (parse_update(argc, argv, &r, err) < 0)
 		return -1;
+	cgroup_warn_ignored(&r);
 	if (cmd_one_id("update", argc, argv, &id, err) < 0 ||
 	    container_load(g->root, id, &c, err) < 0) {
 		oci_resources_release(&r);

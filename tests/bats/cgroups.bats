@@ -29,6 +29,12 @@ start_sleeper() {
 	[ "$(cat $CG/c1/cpu.max)" = "50000 100000" ]
 }
 
+@test "memory.kernel is ignored with a warning naming it, the other limits applied" {
+	start_sleeper '.linux.resources += {"memory":{"limit":67108864,"kernel":-1}}'
+	assert_output_has "warning: linux.resources.memory.kernel: ignored"
+	[ "$(cat $CG/c1/memory.max)" = 67108864 ]
+}
+
 @test "the init starts inside its cgroup, which is the root of its cgroup namespace" {
 	setup_bundle sh -c 'cat /proc/self/cgroup; cat /sys/fs/cgroup/pids.max'
 	update_config '.linux.resources.pids = {"limit": 17}'

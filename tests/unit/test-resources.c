@@ -87,6 +87,16 @@ TEST(bad_update_flags_are_named)
 	return 0;
 }
 
+TEST(kernel_memory_is_ignored_and_listed_for_a_warning)
+{
+	CHECK(parse("{\"memory\":{\"kernel\":-1,\"limit\":1048576}}") == 0);
+	CHECK_STR(value_of("memory.max"), "1048576");
+	CHECK(res.ignored && res.ignored[1] == NULL);
+	CHECK_STR(res.ignored[0], "linux.resources.memory.kernel");
+	CHECK(parse("{\"memory\":{\"limit\":1048576}}") == 0 && res.ignored == NULL);
+	return 0;
+}
+
 TEST(rdma_limits_become_rdma_max_lines)
 {
 	CHECK(parse("{\"rdma\":{\"mlx5_1\":{\"hcaHandles\":3,\"hcaObjects\":10000}}}") == 0);
@@ -289,6 +299,7 @@ int main(void)
 	TAP_START();
 	RUN(update_flags_become_the_same_settings_as_resources_json);
 	RUN(bad_update_flags_are_named);
+	RUN(kernel_memory_is_ignored_and_listed_for_a_warning);
 	RUN(rdma_limits_become_rdma_max_lines);
 	RUN(memory_limits_become_memory_max_low_and_swap_max);
 	RUN(a_swap_limit_below_the_memory_limit_is_refused);
