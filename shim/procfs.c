@@ -98,45 +98,72 @@ static int self_pid(int proc, struct shim_error *err)
 	return atoi(pid);
 }
 
+#define SELF 0	/* for below_pid: the calling process */
+#define BELOW_MAX 96
+
+/* "PID/file" below the handle, for pid or, given SELF, for us as the
+ * handle's instance numbers us. */
+static int below_pid(char path[BELOW_MAX], int pid, const char *file, struct shim_error *err)
+{
+	if (pid == SELF) {
+		int proc = procfs_fd(err);
+
+		pid = proc < 0 ? -1 : self_pid(proc, err);
+		if (pid < 0)
+			return -1;
+	}
+	return path_format(path, BELOW_MAX, err, "%d/%s", pid, file);
+}
+
+int procfs_write_pid(int pid, const char *file, const char *text, struct shim_error *err)
+{
+	char path[BELOW_MAX];
+
+	return below_pid(path, pid, file, err) < 0 ? -1 : procfs_write(path, text, err);
+}
+
 int procfs_write_self(const char *file, const char *text, struct shim_error *err)
 {
-	int proc = procfs_fd(err), pid = proc < 0 ? -1 : self_pid(proc, err);
-
-	return pid < 0 ? -1 : procfs_write_pid(pid, file, text, err);
+	return procfs_write_pid(SELF, file, text, err);
 }
 
 int procfs_open_self(const char *file, int flags, struct shim_error *err)
 {
-	int proc = procfs_fd(err), pid = proc < 0 ? -1 : self_pid(proc, err);
-	char path[64];
+	char path[BELOW_MAX];
 
-	if (pid < 0)
-		return -1;
-	snprintf(path, sizeof(path), "%d/%s", pid, file);
-	return open_below(path, flags | O_CLOEXEC, err);
+	return below_pid(path, SELF, file, err) < 0 ? -1 : open_below(path, flags | O_CLOEXEC, err);
 }
 
 int procfs_open_self_ns(const char *name, struct shim_error *err)
 {
-	int proc = procfs_fd(err), pid = proc < 0 ? -1 : self_pid(proc, err);
+	return procfs_open_pid_ns(SELF, name, err);
+}
 
-	return pid < 0 ? -1 : procfs_open_pid_ns(pid, name, err);
+/* A magic link below the handle (ns/NAME, fd/N), which a scoped openat2
+ * refuses: the handle is ours, with nothing mounted in it, so a plain
+ * openat is safe, and the caller checks what it got. */
+static int open_magic(int pid, const char *file, int flags, char path[BELOW_MAX],
+		      struct shim_error *err)
+{
+	int proc = procfs_fd(err), fd;
+
+	if (proc < 0 || below_pid(path, pid, file, err) < 0)
+		return -1;
+	fd = openat(proc, path, flags | O_CLOEXEC);
+	if (fd < 0)
+		return shim_fail_errno(err, "open /proc/%s", path);
+	return fd;
 }
 
 int procfs_open_pid_ns(int pid, const char *name, struct shim_error *err)
 {
-	int proc = procfs_fd(err), fd;
-	char path[64];
+	char file[64], path[BELOW_MAX];
 	struct statfs sf;
+	int fd;
 
-	if (proc < 0)
+	if (path_format(file, sizeof(file), err, "ns/%s", name) < 0 ||
+	    (fd = open_magic(pid, file, O_RDONLY, path, err)) < 0)
 		return -1;
-	/* ns/NAME is a magic link, which a scoped openat2 refuses; the handle
-	 * is ours, with nothing mounted in it, and the result is checked */
-	snprintf(path, sizeof(path), "%d/ns/%s", pid, name);
-	fd = openat(proc, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return shim_fail_errno(err, "open /proc/%s", path);
 	if (fstatfs(fd, &sf) < 0 || sf.f_type != NSFS_MAGIC) {
 		close(fd);
 		return shim_fail(err, EXDEV, "/proc/%s is not a namespace", path);
@@ -146,30 +173,18 @@ int procfs_open_pid_ns(int pid, const char *name, struct shim_error *err)
 
 int procfs_reopen(int fd, int flags, struct shim_error *err)
 {
-	char path[64];
+	char file[32], path[BELOW_MAX];
 	struct stat want, got;
-	int proc = procfs_fd(err), pid = proc < 0 ? -1 : self_pid(proc, err), out;
+	int out;
 
-	if (pid < 0)
-		return -1;
-	/* fd/N is a magic link, which a scoped openat2 refuses; the handle is
-	 * ours, with nothing mounted in it, and the result is checked */
-	snprintf(path, sizeof(path), "%d/fd/%d", pid, fd);
-	out = openat(proc, path, flags | O_CLOEXEC);
+	snprintf(file, sizeof(file), "fd/%d", fd);
+	out = open_magic(SELF, file, flags, path, err);
 	if (out < 0)
-		return shim_fail_errno(err, "reopening fd %d through /proc", fd);
+		return shim_error_wrap(err, "reopening fd %d", fd);
 	if (fstat(fd, &want) < 0 || fstat(out, &got) < 0 || want.st_dev != got.st_dev ||
 	    want.st_ino != got.st_ino) {
 		close(out);
 		return shim_fail(err, EXDEV, "reopening fd %d through /proc: another file", fd);
 	}
 	return out;
-}
-
-int procfs_write_pid(int pid, const char *file, const char *text, struct shim_error *err)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "%d/%s", pid, file);
-	return procfs_write(path, text, err);
 }
