@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "oci/cleanup.h"
 #include "shim/fsutil.h"
 #include "shim/log.h"
 #include "shim/lsm.h"
@@ -54,19 +55,20 @@ int lsm_check(const struct oci_process *p, const char *mount_label, struct shim_
 	return 0;
 }
 
-/* attr/apparmor/exec (5.8), else the shared attr/exec. */
+/* attr/apparmor/exec (5.8); where opening it says ENOENT, the kernel has
+ * only the shared attr/exec. (A write can say ENOENT too: no such
+ * profile, which is an error.) */
 static int set_apparmor(const char *profile, struct shim_error *err)
 {
-	struct shim_error ignored = { 0 };
-	int dir = procfs_open_self("attr/apparmor", O_PATH | O_DIRECTORY, &ignored);
+	_cleanup_close_ int fd = procfs_open_self("attr/apparmor/exec", O_WRONLY, err);
 	char text[4096];
 
-	if (dir >= 0)
-		close(dir);
-	if (path_format(text, sizeof(text), err, "exec %s", profile) < 0)
+	if (fd < 0 && err->errnum == ENOENT)
+		fd = procfs_open_self("attr/exec", O_WRONLY, err);
+	if (fd < 0 || path_format(text, sizeof(text), err, "exec %s", profile) < 0)
 		return shim_error_wrap(err, "process.apparmorProfile");
-	if (procfs_write_self(dir >= 0 ? "attr/apparmor/exec" : "attr/exec", text, err) < 0)
-		return shim_error_wrap(err, "process.apparmorProfile: \"%s\"", profile);
+	if (write_all(fd, text) < 0)
+		return shim_fail_errno(err, "process.apparmorProfile: \"%s\"", profile);
 	return 0;
 }
 
