@@ -98,13 +98,14 @@ restart:
 	for (p = buf + 1;; p++) {
 		bool last = *p == '\0';
 		char saved = *p;
+		struct shim_error missing = { 0 };
 
 		if (*p != '/' && !last)
 			continue;
 		*p = '\0';
 		fd = safe_close(fd);
-		fd = rootfs_open(root_fd, buf, O_PATH, NULL);
-		if (fd < 0 && errno == ENOENT) {
+		fd = rootfs_open(root_fd, buf, O_PATH, &missing);
+		if (fd < 0 && missing.errnum == ENOENT) {
 			char *slash = strrchr(buf, '/');
 			char parent[PATH_MAX], rest[PATH_MAX];
 			int r;
