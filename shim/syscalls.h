@@ -21,6 +21,8 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "oci/mount_options.h"
+
 #define SHIM_ENOSYS() (errno = ENOSYS, -1)
 
 /* --- the new mount API (5.2), mount_setattr (5.12) --- */
@@ -49,20 +51,7 @@
 #define MOVE_MOUNT_T_AUTOMOUNTS 0x00000020
 #define MOVE_MOUNT_T_EMPTY_PATH 0x00000040
 #endif
-#ifndef MOUNT_ATTR_RDONLY
-#define MOUNT_ATTR_RDONLY 0x00000001
-#define MOUNT_ATTR_NOSUID 0x00000002
-#define MOUNT_ATTR_NODEV 0x00000004
-#define MOUNT_ATTR_NOEXEC 0x00000008
-#define MOUNT_ATTR__ATIME 0x00000070
-#define MOUNT_ATTR_RELATIME 0x00000000
-#define MOUNT_ATTR_NOATIME 0x00000010
-#define MOUNT_ATTR_STRICTATIME 0x00000020
-#define MOUNT_ATTR_NODIRATIME 0x00000080
-#endif
-#ifndef MOUNT_ATTR_NOSYMFOLLOW
-#define MOUNT_ATTR_NOSYMFOLLOW 0x00200000	/* 5.14 */
-#endif
+/* MOUNT_ATTR_*: in oci/mount_options.h, which sorts options into them */
 #ifndef AT_RECURSIVE
 #define AT_RECURSIVE 0x8000
 #endif
