@@ -335,9 +335,11 @@ static int parse_scheduler(yajl_val proc, struct oci_process *p, struct shim_err
 }
 
 /* "0-3,7": CPU numbers and ranges, as taskset and the cpuset files take. */
-static int check_cpu_list(const char *list, const char *where, struct shim_error *err)
+/* A CPU list, checked and kept as its bits in mask. */
+static int parse_cpu_list(const char *list, const char *where, unsigned long *mask,
+			  struct shim_error *err)
 {
-	unsigned long mask[IDLIST_WORDS], big = 0;
+	unsigned long big = 0;
 	int r = idlist_parse(list, mask, &big);
 
 	if (r == -2)
@@ -359,8 +361,10 @@ static int parse_cpu_affinity(yajl_val proc, struct oci_process *p, struct shim_
 	    json_get_string(aff, "final", "process.execCPUAffinity", &p->cpus_final, err) < 0)
 		return -1;
 	if ((p->cpus_initial &&
-	     check_cpu_list(p->cpus_initial, "process.execCPUAffinity.initial", err) < 0) ||
-	    (p->cpus_final && check_cpu_list(p->cpus_final, "process.execCPUAffinity.final", err) < 0))
+	     parse_cpu_list(p->cpus_initial, "process.execCPUAffinity.initial",
+			    p->cpus_initial_mask, err) < 0) ||
+	    (p->cpus_final && parse_cpu_list(p->cpus_final, "process.execCPUAffinity.final",
+					      p->cpus_final_mask, err) < 0))
 		return -1;
 	return 0;
 }
@@ -644,7 +648,7 @@ static int parse_mpol_flags(yajl_val mp, struct oci_memory_policy *m, struct shi
 static int parse_memory_policy(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 {
 	struct oci_memory_policy *m = &s->memory_policy;
-	unsigned long mask[IDLIST_WORDS], big = 0;
+	unsigned long big = 0;
 	yajl_val mp = NULL;
 	char *mode = NULL;
 	int r;
@@ -664,7 +668,8 @@ static int parse_memory_policy(yajl_val lx, struct oci_spec *s, struct shim_erro
 	if (r || json_get_string(mp, "nodes", "linux.memoryPolicy", &m->nodes, err) < 0 ||
 	    parse_mpol_flags(mp, m, err) < 0)
 		return -1;
-	if (m->nodes && *m->nodes && (r = idlist_parse(m->nodes, mask, &big)) < 0)
+	m->has_nodes = m->nodes && *m->nodes;
+	if (m->has_nodes && (r = idlist_parse(m->nodes, m->nodes_mask, &big)) < 0)
 		return json_fail(err, "linux.memoryPolicy.nodes", "\"%s\" is not a node list such "
 				 "as 0-1,3", m->nodes);
 	return 0;

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "oci/hooks.h"
+#include "oci/idlist.h"
 #include "oci/mount_options.h"
 #include "oci/resources.h"
 #include "oci/seccomp.h"
@@ -68,6 +69,8 @@ struct oci_process {
 	} sched;
 	char *cpus_initial;	/* process.execCPUAffinity.initial: "0-3,7", or NULL */
 	char *cpus_final;	/* .final, set right before exec, or NULL */
+	unsigned long cpus_initial_mask[IDLIST_WORDS];	/* their bits, parsed once */
+	unsigned long cpus_final_mask[IDLIST_WORDS];
 	char *apparmor_profile;	/* process.apparmorProfile, or NULL */
 	char *selinux_label;	/* process.selinuxLabel, or NULL */
 };
@@ -159,6 +162,8 @@ struct oci_spec {
 		int mode;		/* MPOL_* */
 		unsigned int flags;	/* MPOL_F_* */
 		char *nodes;		/* "0-1", or NULL */
+		bool has_nodes;		/* nodes given and not empty */
+		unsigned long nodes_mask[IDLIST_WORDS];	/* their bits, parsed once */
 	} memory_policy;
 	bool has_personality;	/* linux.personality given */
 	unsigned long personality;	/* PER_LINUX or PER_LINUX32 */

@@ -72,7 +72,8 @@ static int child_setup(struct exec_ctx *x, struct process_plan *plan, struct shi
 {
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		return shim_fail_errno(err, "exec: prctl(PR_SET_DUMPABLE)");
-	if (process_set_cpus(x->o->process->cpus_initial, "process.execCPUAffinity.initial", err) < 0)
+	if (process_set_cpus(x->o->process->cpus_initial, x->o->process->cpus_initial_mask,
+			     "process.execCPUAffinity.initial", err) < 0)
 		return -1;
 	/* the procfs handle oomScoreAdj is written through, made before we
 	 * enter anything of the container's (shim/procfs.h) */

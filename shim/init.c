@@ -174,7 +174,8 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	bool own_mounts = ns_has_mount(c->spec);
 	_cleanup_close_ int root_fd = -1;
 
-	if (process_set_cpus(c->spec->process.cpus_initial, "process.execCPUAffinity.initial", err) < 0)
+	if (process_set_cpus(c->spec->process.cpus_initial, c->spec->process.cpus_initial_mask,
+			     "process.execCPUAffinity.initial", err) < 0)
 		return -1;
 	if (ns_has_user(c->spec) && init_enter_user_ns(c, err) < 0)
 		return -1;

@@ -145,32 +145,28 @@ static int build_env(const struct oci_process *p, struct process_plan *plan,
 	return 0;
 }
 
-int process_set_cpus(const char *list, const char *field, struct shim_error *err)
+int process_set_cpus(const char *list, const unsigned long *mask, const char *field,
+		     struct shim_error *err)
 {
-	unsigned long mask[IDLIST_WORDS], big;
+	cpu_set_t set;
 
 	if (!list)
 		return 0;
-	/* oci/ checked the list: it parses */
-	if (idlist_parse(list, mask, &big) < 0)
-		return shim_fail(err, EINVAL, "%s \"%s\": not a CPU list", field, list);
-	if (sched_setaffinity(0, sizeof(mask), (cpu_set_t *)mask) < 0)
+	_Static_assert(sizeof(set) == IDLIST_WORDS * sizeof(*mask), "a CPU list is a cpu_set_t");
+	memcpy(&set, mask, sizeof(set));
+	if (sched_setaffinity(0, sizeof(set), &set) < 0)
 		return shim_fail_errno(err, "%s \"%s\": sched_setaffinity", field, list);
 	return 0;
 }
 
 int process_set_mempolicy(const struct oci_memory_policy *m, struct shim_error *err)
 {
-	unsigned long mask[IDLIST_WORDS] = { 0 }, big;
-	bool nodes = m->nodes && *m->nodes;
+	bool nodes = m->has_nodes;
 
 	if (!m->present)
 		return 0;
-	if (nodes && idlist_parse(m->nodes, mask, &big) < 0)
-		return shim_fail(err, EINVAL, "linux.memoryPolicy.nodes \"%s\": not a node list",
-				 m->nodes);
 	/* maxnode counts bits, one past the last the kernel reads */
-	if (sys_set_mempolicy(m->mode | (int)m->flags, nodes ? mask : NULL,
+	if (sys_set_mempolicy(m->mode | (int)m->flags, nodes ? m->nodes_mask : NULL,
 			      nodes ? IDLIST_MAX + 1 : 0) < 0)
 		return shim_fail_errno(err, "linux.memoryPolicy: set_mempolicy(%d, \"%s\")", m->mode,
 				       nodes ? m->nodes : "");
@@ -348,7 +344,8 @@ int process_exec(const struct oci_process *p, struct process_plan *plan,
 		return -1;
 	log_debug("closing every fd above %u, dropping privileges, exec %s", 2 + preserve_fds,
 		  plan->exe);
-	if (process_set_cpus(p->cpus_final, "process.execCPUAffinity.final", err) < 0)
+	if (process_set_cpus(p->cpus_final, p->cpus_final_mask, "process.execCPUAffinity.final",
+			     err) < 0)
 		return -1;
 	reset_signals();
 	/* What is open now is all the program gets, and only 0, 1, 2 and the

@@ -35,9 +35,6 @@ struct process_plan {
 int process_prepare(const struct oci_process *p, const struct oci_seccomp *seccomp,
 		    struct process_plan *plan, struct shim_error *err);
 
-/* Pin ourselves to the CPUs of list ("0-3,7"; NULL: nothing to do):
- * process.execCPUAffinity.initial first thing in the child, .final right
- * before exec. field names it in errors. */
 /* In a child, the privilege drop process_exec will make (bounding set,
  * user, capabilities): an ID or a capability set the kernel refuses then
  * fails create, as runc reports it, not the later start. */
@@ -46,7 +43,11 @@ int process_try_privileges(const struct oci_process *p, struct shim_error *err);
 /* linux.memoryPolicy for this process and what it execs. */
 int process_set_mempolicy(const struct oci_memory_policy *m, struct shim_error *err);
 
-int process_set_cpus(const char *list, const char *field, struct shim_error *err);
+/* Pin ourselves to the CPUs of list ("0-3,7"; NULL: nothing to do), whose
+ * bits oci/ parsed into mask: process.execCPUAffinity.initial first thing
+ * in the child, .final right before exec. field names it in errors. */
+int process_set_cpus(const char *list, const unsigned long *mask, const char *field,
+		     struct shim_error *err);
 
 /* process.rlimits on pid (0: ourselves). The runtime sets them on the
  * init once it is ready, as runc does, so a limit the kernel refuses fails
