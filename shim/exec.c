@@ -66,7 +66,22 @@ struct exec_ctx {
 	int sync_fd, runtime_sync_fd;
 	int console_fd;		/* the child's end of the terminal socket, or -1 */
 	bool late_cgroup;	/* moved into the (frozen) cgroup after READY */
+	int agent_fd;		/* SCMP_ACT_NOTIFY: connected to listenerPath, or -1 */
+	struct oci_state_view state;	/* the container's, for the agent */
 };
+
+/* SCMP_ACT_NOTIFY: the agent gets the container's state with our PID as
+ * the host sees it, which the runtime sends first thing. */
+static int plan_agent(struct exec_ctx *x, struct process_plan *plan, struct shim_error *err)
+{
+	struct sync_msg msg;
+
+	if (sync_expect(x->sync_fd, SYNC_CONTINUE, &msg, err) < 0)
+		return shim_error_wrap(err, "exec: waiting for our PID");
+	x->state.pid = msg.pid;
+	return process_plan_agent(plan, x->agent_fd, &x->state, x->o->seccomp->listener_metadata,
+				  err);
+}
 
 static int child_setup(struct exec_ctx *x, struct process_plan *plan, struct shim_error *err)
 {
@@ -88,6 +103,7 @@ static int child_setup(struct exec_ctx *x, struct process_plan *plan, struct shi
 	 * a container in the runtime's own has nothing made on the host */
 	plan->cwd_must_exist = !(x->ns_flags & CLONE_NEWNS);
 	if (process_prepare(x->o->process, x->o->seccomp, plan, err) < 0 ||
+	    (x->agent_fd >= 0 && plan_agent(x, plan, err) < 0) ||
 	    (x->o->memory_policy && process_set_mempolicy(x->o->memory_policy, err) < 0))
 		return -1;
 	if (x->console_fd >= 0 && terminal_setup(x->console_fd, x->o->process, false, err) < 0)
@@ -190,9 +206,9 @@ static int spawn(struct container *c, const struct exec_opts *o, int *pidfd, int
 {
 	struct ns_plan ns;
 	struct exec_ctx x = { .o = o, .init_pidfd = c->pidfd,
-			      .late_cgroup = c->status == STATUS_PAUSED };
+			      .late_cgroup = c->status == STATUS_PAUSED, .agent_fd = -1 };
 	struct spawn sp;
-	_cleanup_close_ int target = -1;
+	_cleanup_close_ int target = -1, agent = -1;
 	int r = -1;
 
 	plan_namespaces(c->state->pid, &ns);
@@ -205,6 +221,14 @@ static int spawn(struct container *c, const struct exec_opts *o, int *pidfd, int
 	target = exec_cgroup(c, o, err);
 	if (target < 0 && o->cgroup)
 		return -1;
+	if (o->seccomp && o->seccomp->present && oci_seccomp_uses_notify(o->seccomp)) {
+		agent = fd_connect_unix(o->seccomp->listener_path, "linux.seccomp.listenerPath", err);
+		if (agent < 0)
+			return shim_error_wrap(err, "exec");
+		x.agent_fd = agent;
+		x.state = oci_state_view(c->state);
+		x.state.status = "running";
+	}
 	if (spawn_open(&sp, o->process->terminal, o->console_socket, err) < 0)
 		return -1;
 	x.runtime_sync_fd = sp.runtime_sync;
@@ -212,8 +236,12 @@ static int spawn(struct container *c, const struct exec_opts *o, int *pidfd, int
 	x.console_fd = sp.child_console;
 	sp.pid = clone_child(c, o, &x, &target, &sp.pidfd, err);
 	spawn_cloned(&sp);
+	agent = safe_close(agent);	/* the child's now */
 	if (sp.pid > 0) {
-		r = sync_await_ready(sp.runtime_sync, err);
+		r = x.agent_fd >= 0 && sync_send_continue(sp.runtime_sync, sp.pid) < 0
+			    ? shim_fail_errno(err, "exec: telling the process its PID") : 0;
+		if (r == 0)
+			r = sync_await_ready(sp.runtime_sync, err);
 		if (r == 0 && x.late_cgroup && target >= 0)
 			r = enter_late(sp.runtime_sync, target, sp.pid, err);
 		if (r == 0)
@@ -239,9 +267,6 @@ int container_exec(struct container *c, const struct exec_opts *o, struct shim_e
 	    c->status != STATUS_PAUSED)
 		return shim_fail(err, 0, "exec: container %s is %s", c->id,
 				 container_status_name(c->status));
-	if (o->seccomp && o->seccomp->present && oci_seccomp_uses_notify(o->seccomp))
-		return shim_fail(err, ENOTSUP, "exec: the container's seccomp profile hands syscalls to "
-				 "an agent (SCMP_ACT_NOTIFY), which exec does not support yet");
 	if (o->process->terminal && o->detach && !o->console_socket)
 		return shim_fail(err, 0, "exec: --tty with --detach needs --console-socket");
 	if (o->console_socket && !o->process->terminal)

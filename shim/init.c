@@ -146,12 +146,7 @@ static int plan_agent(struct init_ctx *c, struct process_plan *plan, struct shim
 		.annotations = c->spec->annotations,
 	};
 
-	plan->agent_message = oci_process_state_to_json(&st, c->spec->seccomp.listener_metadata, err);
-	if (!plan->agent_message)
-		return -1;
-	plan->has_agent = true;
-	plan->agent_fd = c->agent_fd;
-	return 0;
+	return process_plan_agent(plan, c->agent_fd, &st, c->spec->seccomp.listener_metadata, err);
 }
 
 /* As the user namespace's root the init may no longer reach the bundle:

@@ -288,6 +288,17 @@ static void reset_signals(void)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
+int process_plan_agent(struct process_plan *plan, int agent_fd, const struct oci_state_view *st,
+		       const char *metadata, struct shim_error *err)
+{
+	plan->agent_message = oci_process_state_to_json(st, metadata, err);
+	if (!plan->agent_message)
+		return -1;
+	plan->has_agent = true;
+	plan->agent_fd = agent_fd;
+	return 0;
+}
+
 /* The agent's socket, if any, moves to fd first (just above what the
  * program keeps) and survives close_range until the filter is loaded.
  * Returns the first fd to close. */

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 
 #include "oci/spec.h"
+#include "oci/state.h"
 #include "oci/error.h"
 
 struct seccomp_program;
@@ -34,6 +35,12 @@ struct process_plan {
 
 int process_prepare(const struct oci_process *p, const struct oci_seccomp *seccomp,
 		    struct process_plan *plan, struct shim_error *err);
+
+/* SCMP_ACT_NOTIFY: once the filter loads, its notify fd goes to agent_fd
+ * with the container process state (runtime-spec ContainerProcessState:
+ * st, whose pid is the process's as the host sees it, and metadata). */
+int process_plan_agent(struct process_plan *plan, int agent_fd, const struct oci_state_view *st,
+		       const char *metadata, struct shim_error *err);
 
 /* In a child, the privilege drop process_exec will make (bounding set,
  * user, capabilities): an ID or a capability set the kernel refuses then

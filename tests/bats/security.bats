@@ -166,6 +166,36 @@ enosys_profile() {
 	assert_output '[["seccompFd"],"for-the-agent","c1","creating",true]'
 }
 
+# Whether the agent started as $AGENT has exited (gone, or a zombie).
+agent_gone() {
+	local state
+	read -r _ _ state _ < "/proc/$AGENT/stat" 2>/dev/null || return 0
+	[ "$state" = Z ]
+}
+
+@test "SCMP_ACT_NOTIFY: exec's process goes to the agent too, with its own PID" {
+	SOCK=$BATS_TEST_TMPDIR/agent.sock
+	"$PAYLOAD/seccomp-agent" "$SOCK" "$BATS_TEST_TMPDIR/agent.state" 18 2 3>&- &
+	AGENT=$!
+	retry 50 0.1 test -S "$SOCK"
+	update_config --arg s "$SOCK" '.process.args = ["sleep", "1000"] |
+		.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW", "listenerPath": $s,
+		"listenerMetadata": "for-the-agent",
+		"syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_NOTIFY"}]}'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	run shim exec --pid-file "$BATS_TEST_TMPDIR/exec.pid" c1 sh -c 'mkdir /tmp/x 2>&1; echo $?'
+	assert_success
+	# the agent answered EXDEV (18) for the exec'd process as well
+	assert_output "mkdir: can't create directory '/tmp/x': Invalid cross-device link
+1"
+	run jq -c '[.fds, .metadata, .state.id, .state.status, .pid]' "$BATS_TEST_TMPDIR/agent.state.1"
+	assert_output "[[\"seccompFd\"],\"for-the-agent\",\"c1\",\"running\",$(cat "$BATS_TEST_TMPDIR/exec.pid")]"
+	shim delete -f c1
+	# with both filters' processes gone, the agent is done
+	retry 100 0.1 agent_gone
+}
+
 @test "SCMP_ACT_NOTIFY without a listenerPath, or with nobody listening, is refused" {
 	seccomp_rules '[{"names": ["mkdir"], "action": "SCMP_ACT_NOTIFY"}]'
 	shim_detached create -b "$BUNDLE" c1
