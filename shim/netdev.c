@@ -74,15 +74,17 @@ static int hold_netns(int dir_fd, int ns, struct shim_error *err)
 
 /*
  * What the state folder keeps of each lent interface, one line each:
- * "HOST NAME INDEX F/P/S/LOCAL/ADDRESS/BROADCAST..." with its index in the
- * container (0 until known) and the addresses it had on the host (family,
- * prefix, scope, then hex or "-"). Giving back goes by that index and puts
- * back those addresses: not by a name or addresses the container could
- * have given another interface.
+ * "HOST NAME INDEX KIND PEER F/P/S/LOCAL/ADDRESS/BROADCAST..." with its
+ * index in the container (0 until known), its kind ("-" for a physical
+ * one) and whether its peer is in another namespace (1/0), and the
+ * addresses it had on the host (family, prefix, scope, then hex or "-").
+ * Giving back goes by that index, checks the kind and the peer, and puts
+ * back those addresses: not by a name, an interface or addresses the
+ * container could have made itself.
  */
 struct lent {
 	char host[16], name[16];
-	int index;
+	struct nl_link link;	/* in the container, once moved (index 0 before) */
 	struct nl_addr *addrs;
 	size_t n;
 };
@@ -107,7 +109,8 @@ static int save_lent(int dir_fd, const struct lent *l, size_t n, struct shim_err
 	if (!f)
 		return shim_fail_errno(err, "linux.netDevices: %s", STORE_NETDEV);
 	for (size_t i = 0; i < n; i++) {
-		fprintf(f, "%s %s %d", l[i].host, l[i].name, l[i].index);
+		fprintf(f, "%s %s %d %s %d", l[i].host, l[i].name, l[i].link.index,
+			*l[i].link.kind ? l[i].link.kind : "-", l[i].link.peer_elsewhere);
 		for (size_t k = 0; k < l[i].n; k++) {
 			const struct nl_addr *a = &l[i].addrs[k];
 
@@ -159,11 +162,15 @@ static bool parse_addr(char *tok, struct nl_addr *a)
 static bool parse_lent(char *line, struct lent *l)
 {
 	char *save = NULL, *tok;
-	int used = 0;
+	int used = 0, peer = 0;
 
 	memset(l, 0, sizeof(*l));
-	if (sscanf(line, "%15s %15s %d%n", l->host, l->name, &l->index, &used) != 3)
+	if (sscanf(line, "%15s %15s %d %15s %d%n", l->host, l->name, &l->link.index, l->link.kind,
+		   &peer, &used) != 5)
 		return false;
+	if (strcmp(l->link.kind, "-") == 0)
+		l->link.kind[0] = '\0';
+	l->link.peer_elsewhere = peer != 0;
 	for (tok = strtok_r(line + used, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
 		struct nl_addr *grown = reallocarray(l->addrs, l->n + 1, sizeof(*grown));
 
@@ -219,9 +226,11 @@ static int move_one(struct lent *l, size_t i, int dir_fd, const struct move *in,
 	if (index < 0 || nl_addrs(in->from_nl, index, &l[i].addrs, &l[i].n, err) < 0 ||
 	    (index = carry(in, index, &l[i], l[i].name, true, err)) < 0)
 		return shim_error_wrap(err, "linux.netDevices.%s", l[i].host);
-	l[i].index = index;
-	log_debug("network device %s moved into the container as %s (index %d), up", l[i].host,
-		  l[i].name, index);
+	if (nl_link_get(in->to_nl, NULL, index, &l[i].link, err) <= 0)
+		return shim_error_wrap(err, "linux.netDevices.%s: as %s in the container",
+				       l[i].host, l[i].name);
+	log_debug("network device %s moved into the container as %s (index %d, %s), up",
+		  l[i].host, l[i].name, index, *l[i].link.kind ? l[i].link.kind : "physical");
 	return save_lent(dir_fd, l, i + 1, err);
 }
 
@@ -258,10 +267,19 @@ int netdev_move_in(const struct oci_spec *s, pid_t init, int dir_fd, struct shim
 
 /* The interface l names in the container: by its index once known (the
  * container may have given its name to another), else by name. */
-static int find_lent(const struct lent *l, int ctr_nl, struct shim_error *err)
+static int find_lent(const struct lent *l, int ctr_nl, struct nl_link *now,
+		     struct shim_error *err)
 {
-	return l->index > 0 ? nl_link_exists(ctr_nl, l->index, err)
-			    : nl_link_index(ctr_nl, l->name, err);
+	return nl_link_get(ctr_nl, l->link.index > 0 ? NULL : l->name, l->link.index, now, err);
+}
+
+/* Whether what is at the lent index is still what was lent: a container
+ * that destroyed it could have made its own there (a veth whose peer it
+ * keeps), which must not reach the host. */
+static bool same_link(const struct lent *l, const struct nl_link *now)
+{
+	return l->link.index <= 0 || (strcmp(l->link.kind, now->kind) == 0 &&
+				      l->link.peer_elsewhere == now->peer_elsewhere);
 }
 
 /* Back from the container (out's from-namespace), down, under its host
@@ -269,7 +287,8 @@ static int find_lent(const struct lent *l, int ctr_nl, struct shim_error *err)
 static int give_back(const struct lent *l, const struct move *out, struct shim_error *err)
 {
 	int ctr_nl = out->from_nl, host_nl = out->to_nl;
-	int index = find_lent(l, ctr_nl, err);
+	struct nl_link now;
+	int index = find_lent(l, ctr_nl, &now, err);
 
 	if (index == 0 && nl_link_index(host_nl, l->host, err) > 0) {
 		log_debug("network device %s: never moved, still on the host", l->host);
@@ -278,6 +297,14 @@ static int give_back(const struct lent *l, const struct move *out, struct shim_e
 	if (index == 0) {
 		log_warn("linux.netDevices.%s: the interface lent as %s is no longer in the "
 			 "container (removed in there?)", l->host, l->name);
+		return 0;
+	}
+	if (index > 0 && !same_link(l, &now)) {
+		log_warn("linux.netDevices.%s: what is at index %d in the container (%s%s) is not "
+			 "the interface lent (%s%s): left there", l->host, index,
+			 *now.kind ? now.kind : "physical", now.peer_elsewhere ? ", peer outside" : "",
+			 *l->link.kind ? l->link.kind : "physical",
+			 l->link.peer_elsewhere ? ", peer outside" : "");
 		return 0;
 	}
 	if (index < 0 || nl_link_set_up(ctr_nl, index, false, err) < 0 ||

@@ -130,37 +130,81 @@ int nl_open_in(int netns_fd, struct shim_error *err)
 	return fd;
 }
 
-static void take_index(const struct nlmsghdr *m, void *ctx)
+typedef void (*attr_fn)(const struct rtattr *rta, void *ctx);
+
+/* Each attribute of len bytes at attrs, bounds checked, to fn. */
+static void walk_attrs(const void *attrs, size_t len, attr_fn fn, void *ctx)
 {
-	if (m->nlmsg_type == RTM_NEWLINK)
-		*(int *)ctx = ((const struct ifinfomsg *)NLMSG_DATA(m))->ifi_index;
+	size_t off = 0;
+
+	while (off + sizeof(struct rtattr) <= len) {
+		const struct rtattr *rta = (const struct rtattr *)((const char *)attrs + off);
+
+		if (rta->rta_len < sizeof(*rta) || rta->rta_len > len - off)
+			break;
+		fn(rta, ctx);
+		off += RTA_ALIGN(rta->rta_len);
+	}
 }
 
-static int link_lookup(int nl, const char *name, int index, struct shim_error *err)
+static void take_info(const struct rtattr *rta, void *ctx)
+{
+	struct nl_link *l = ctx;
+	size_t n = RTA_PAYLOAD(rta);
+
+	if (rta->rta_type != IFLA_INFO_KIND)
+		return;
+	if (n >= sizeof(l->kind))
+		n = sizeof(l->kind) - 1;
+	memcpy(l->kind, RTA_DATA(rta), n);
+	l->kind[n] = '\0';
+}
+
+static void take_link_attr(const struct rtattr *rta, void *ctx)
+{
+	struct nl_link *l = ctx;
+
+	if (rta->rta_type == IFLA_LINKINFO)
+		walk_attrs(RTA_DATA(rta), RTA_PAYLOAD(rta), take_info, l);
+	else if (rta->rta_type == IFLA_LINK_NETNSID)
+		l->peer_elsewhere = true;
+}
+
+static void take_link(const struct nlmsghdr *m, void *ctx)
+{
+	struct nl_link *l = ctx;
+	const struct ifinfomsg *ifi = NLMSG_DATA(m);
+
+	if (m->nlmsg_type != RTM_NEWLINK || m->nlmsg_len < NLMSG_LENGTH(sizeof(*ifi)))
+		return;
+	l->index = ifi->ifi_index;
+	walk_attrs((const char *)ifi + NLMSG_ALIGN(sizeof(*ifi)),
+		   m->nlmsg_len - NLMSG_LENGTH(sizeof(*ifi)), take_link_attr, l);
+}
+
+int nl_link_get(int nl, const char *name, int index, struct nl_link *out,
+		struct shim_error *err)
 {
 	struct nl_req r;
-	int found = 0;
 
+	memset(out, 0, sizeof(*out));
 	nl_init(&r, RTM_GETLINK, NLM_F_ACK, sizeof(struct ifinfomsg));
 	r.link.ifi_family = AF_UNSPEC;
 	r.link.ifi_index = index;
 	if (name)
 		nl_put(&r, IFLA_IFNAME, name, strlen(name) + 1);
-	if (nl_exchange(nl, &r, take_index, &found, "no such interface", err) < 0)
+	if (nl_exchange(nl, &r, take_link, out, "no such interface", err) < 0)
 		return err->errnum == ENODEV ? 0 : -1;
-	if (found <= 0)
+	if (out->index <= 0)
 		return shim_fail(err, ENODEV, "no such interface");
-	return found;
+	return out->index;
 }
 
 int nl_link_index(int nl, const char *name, struct shim_error *err)
 {
-	return link_lookup(nl, name, 0, err);
-}
+	struct nl_link l;
 
-int nl_link_exists(int nl, int index, struct shim_error *err)
-{
-	return link_lookup(nl, NULL, index, err);
+	return nl_link_get(nl, name, 0, &l, err);
 }
 
 struct addr_list {
@@ -181,8 +225,10 @@ static void copy_addr(const struct rtattr *rta, uint8_t *to, bool *has)
 	}
 }
 
-static void take_attr(const struct rtattr *rta, struct nl_addr *a)
+static void take_attr(const struct rtattr *rta, void *ctx)
 {
+	struct nl_addr *a = ctx;
+
 	if (rta->rta_type == IFA_LOCAL)
 		copy_addr(rta, a->local, &a->has_local);
 	else if (rta->rta_type == IFA_ADDRESS)
@@ -197,22 +243,14 @@ static void take_addr(const struct nlmsghdr *m, void *ctx)
 {
 	struct addr_list *l = ctx;
 	const struct ifaddrmsg *ifa = NLMSG_DATA(m);
-	size_t len = m->nlmsg_len - NLMSG_LENGTH(sizeof(*ifa)), off = 0;
-	const char *attrs = (const char *)ifa + NLMSG_ALIGN(sizeof(*ifa));
 	struct nl_addr a = { .family = ifa->ifa_family, .prefixlen = ifa->ifa_prefixlen,
 			     .scope = ifa->ifa_scope, .flags = ifa->ifa_flags };
 
 	if (m->nlmsg_type != RTM_NEWADDR || m->nlmsg_len < NLMSG_LENGTH(sizeof(*ifa)) ||
 	    (int)ifa->ifa_index != l->index)
 		return;
-	while (off + sizeof(struct rtattr) <= len) {
-		const struct rtattr *rta = (const struct rtattr *)(attrs + off);
-
-		if (rta->rta_len < sizeof(*rta) || rta->rta_len > len - off)
-			break;
-		take_attr(rta, &a);
-		off += RTA_ALIGN(rta->rta_len);
-	}
+	walk_attrs((const char *)ifa + NLMSG_ALIGN(sizeof(*ifa)),
+		   m->nlmsg_len - NLMSG_LENGTH(sizeof(*ifa)), take_attr, &a);
 	if (!(a.flags & IFA_F_PERMANENT) || (a.family == AF_INET6 && a.scope == RT_SCOPE_LINK))
 		return;
 	if (l->n == l->cap) {

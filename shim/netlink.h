@@ -22,12 +22,20 @@ int nl_open(struct shim_error *err);
  * steps in, opens it and steps back (a socket keeps its namespace). */
 int nl_open_in(int netns_fd, struct shim_error *err);
 
-/* The index of interface name; 0 (err filled, errnum ENODEV) when there is
- * none, -1 on other errors. */
-int nl_link_index(int nl, const char *name, struct shim_error *err);
+/* What tells one interface from another a container could make. */
+struct nl_link {
+	int index;
+	char kind[16];		/* IFLA_INFO_KIND ("veth"), "" for a physical one */
+	bool peer_elsewhere;	/* linked to an interface in another namespace */
+};
 
-/* index when interface index exists, 0 when not (as nl_link_index). */
-int nl_link_exists(int nl, int index, struct shim_error *err);
+/* The interface named name, or at index (name NULL): its index, 0 (err
+ * filled, errnum ENODEV) when there is none, -1 on other errors. */
+int nl_link_get(int nl, const char *name, int index, struct nl_link *out,
+		struct shim_error *err);
+
+/* nl_link_get by name, for the index alone. */
+int nl_link_index(int nl, const char *name, struct shim_error *err);
 
 /* An address as the kernel reported it, enough to add it again. */
 struct nl_addr {

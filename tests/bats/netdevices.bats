@@ -196,6 +196,29 @@ assert_given_back() {
 	assert_failure
 }
 
+@test "netDevices: an interface the container made at the lent index stays in it" {
+	setup_bundle sleep 1000
+	lend
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	pid=$(shim state c1 | jq .pid)
+	index=$(nsenter --net="/proc/$pid/ns/net" ip -o link show ctr0 | cut -d: -f1)
+	# the container's root with CAP_NET_ADMIN there: the lent veth
+	# destroyed, one of its own made at the same index, its peer kept
+	nsenter --net="/proc/$pid/ns/net" ip link del ctr0
+	nsenter --net="/proc/$pid/ns/net" ip link add name ctr0 index "$index" type veth peer name fake1
+	run shim delete -f c1
+	assert_success
+	assert_output_has "linux.netDevices.shimA: what is at index $index in the container (veth) is not the interface lent (veth, peer outside): left there"
+	run ip link show ctr0
+	assert_failure
+	run ip link show fake1
+	assert_failure
+	run ip link show shimA
+	assert_failure
+	assert_nothing_left
+}
+
 @test "netDevices: features says they are supported" {
 	run "$SHIM_BIN" features
 	assert_success
