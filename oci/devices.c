@@ -58,20 +58,19 @@ static int parse_one(yajl_val d, const char *where, struct oci_device *out,
 	return 0;
 }
 
-/* Allow what is listed, after the config's rules. */
-static int allow_listed(struct oci_spec *s, struct shim_error *err)
+int oci_devices_allow(struct oci_resources *r, const struct oci_device *devs, size_t n,
+		      struct shim_error *err)
 {
-	struct oci_resources *r = &s->resources;
 	struct device_rule *grown;
 
-	if (!r->has_devices || !s->n_devices)
+	if (!r->has_devices || !n)
 		return 0;
-	grown = realloc(r->devices, (r->n_devices + s->n_devices + 1) * sizeof(*grown));
+	grown = realloc(r->devices, (r->n_devices + n + 1) * sizeof(*grown));
 	if (!grown)
 		return shim_fail(err, ENOMEM, "linux.devices");
 	r->devices = grown;
-	for (size_t i = 0; i < s->n_devices; i++) {
-		const struct oci_device *d = &s->devices[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct oci_device *d = &devs[i];
 
 		if (d->type == 'p')
 			continue;
@@ -103,7 +102,7 @@ int oci_devices_parse(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 		if (parse_one(arr->u.array.values[i], where, &s->devices[i], err) < 0)
 			return -1;
 	}
-	return allow_listed(s, err);
+	return oci_devices_allow(&s->resources, s->devices, s->n_devices, err);
 }
 
 void oci_devices_free(struct oci_spec *s)

@@ -237,6 +237,25 @@ $pid sleep" ]
 	assert_output opened
 }
 
+@test "update with new device rules keeps the config's linux.devices allowed" {
+	start_sleeper '.linux.devices = [{"path": "/dev/kmsg", "type": "c", "major": 1, "minor": 11,
+		"fileMode": 438}]'
+	run shim exec c1 sh -c 'echo before > /dev/kmsg && echo written'
+	assert_output written
+	# the rules replace the program: deny all, then /dev/null alone
+	echo '{"devices": [{"allow": false, "access": "rwm"},
+		{"allow": true, "type": "c", "major": 1, "minor": 3, "access": "rwm"}]}' |
+		shim update -r - c1
+	run shim exec c1 sh -c 'echo after > /dev/kmsg && echo written'
+	assert_output written
+	# what neither the new rules nor linux.devices allow is refused (the
+	# host made the node: allowed, this minor with no driver says ENXIO)
+	mknod -m 666 "$BUNDLE/rootfs/unlisted" c 1 12
+	run shim exec c1 sh -c 'echo x > /unlisted'
+	assert_failure
+	assert_output_has "Operation not permitted"
+}
+
 @test "an init killed by the OOM killer is stopped and run exits 137" {
 	# tail keeps all of a file with no newline: it grows until killed
 	setup_bundle tail /dev/zero
