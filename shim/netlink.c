@@ -317,13 +317,6 @@ int nl_link_move(int nl, int index, int netns_fd, const char *name, struct shim_
 	return set_link(nl, index, &c, "moving it", err);
 }
 
-int nl_link_rename(int nl, int index, const char *name, struct shim_error *err)
-{
-	struct link_change c = { .netns_fd = -1, .name = name };
-
-	return set_link(nl, index, &c, "renaming it", err);
-}
-
 int nl_link_set_up(int nl, int index, bool up, struct shim_error *err)
 {
 	struct link_change c = { .netns_fd = -1, .flags = up ? IFF_UP : 0, .change = IFF_UP };

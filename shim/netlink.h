@@ -52,9 +52,6 @@ int nl_addrs(int nl, int index, struct nl_addr **out, size_t *n, struct shim_err
 /* Move interface index to the namespace netns_fd names, renamed to name. */
 int nl_link_move(int nl, int index, int netns_fd, const char *name, struct shim_error *err);
 
-/* Rename interface index in its namespace. */
-int nl_link_rename(int nl, int index, const char *name, struct shim_error *err);
-
 /* Set IFF_UP on interface index, or clear it. */
 int nl_link_set_up(int nl, int index, bool up, struct shim_error *err);
 
