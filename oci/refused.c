@@ -7,10 +7,6 @@
 
 #define V1_ONLY "a cgroup v1 knob: cgroup v2 has no such file"
 
-static const struct refused_member spec_members[] = {
-	{ "linux.intelRdt", REFUSE_PRESENT, "Intel RDT (resctrl) is not supported" },
-};
-
 static const struct refused_member resource_members[] = {
 	{ "memory.kernelTCP", REFUSE_PRESENT, V1_ONLY },
 	{ "memory.swappiness", REFUSE_PRESENT, V1_ONLY },
@@ -99,12 +95,6 @@ int refuse_members(yajl_val obj, const char *prefix, const struct refused_member
 		return json_fail(err, where, "not supported: %s", m->why);
 	}
 	return 0;
-}
-
-int refuse_spec_members(yajl_val config, struct shim_error *err)
-{
-	return refuse_members(config, "", spec_members,
-			      sizeof(spec_members) / sizeof(spec_members[0]), err);
 }
 
 int refuse_resource_members(yajl_val resources, const char *prefix, struct shim_error *err)

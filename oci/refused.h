@@ -35,9 +35,8 @@ struct refused_member {
 int refuse_members(yajl_val obj, const char *prefix, const struct refused_member *table,
 		   size_t n, struct shim_error *err);
 
-/* The refusals for a config's top level and for linux.resources (also
- * what `update --resources` reads). */
-int refuse_spec_members(yajl_val config, struct shim_error *err);
+/* The refusals for linux.resources (also what `update --resources`
+ * reads). */
 int refuse_resource_members(yajl_val resources, const char *prefix, struct shim_error *err);
 
 #endif

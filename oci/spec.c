@@ -694,6 +694,7 @@ static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 			return json_fail(err, "linux.sysctl", "\"%s\" is not a sysctl name", s->sysctl[i]);
 	if (parse_personality(lx, s, err) < 0 || parse_time_offsets(lx, s, err) < 0 ||
 	    oci_net_devices_parse(lx, s, err) < 0 ||
+	    oci_intel_rdt_parse(lx, &s->intel_rdt, err) < 0 ||
 	    parse_memory_policy(lx, s, err) < 0 ||
 	    parse_mappings(lx, "uidMappings", "linux", &s->uid_mappings, &s->n_uid_mappings, err) < 0 ||
 	    parse_mappings(lx, "gidMappings", "linux", &s->gid_mappings, &s->n_gid_mappings, err) < 0)
@@ -763,7 +764,7 @@ static int parse_tree(yajl_val tree, struct oci_spec *s, struct shim_error *err)
 	     s->oci_version[strspn(s->oci_version, "0123456789")] != '\0'))
 		return json_fail(err, "ociVersion", "\"%s\": only runtime-spec 1.x is supported",
 				 s->oci_version);
-	if (refuse_spec_members(tree, err) < 0 || parse_root(tree, s, err) < 0)
+	if (parse_root(tree, s, err) < 0)
 		return -1;
 	if ((r = json_get_object(tree, "process", "", &proc, err)) < 0)
 		return -1;
@@ -888,6 +889,7 @@ void oci_spec_free(struct oci_spec *s)
 	free(s->mount_label);
 	free(s->memory_policy.nodes);
 	oci_net_devices_free(s);
+	oci_intel_rdt_release(&s->intel_rdt);
 	strv_free(s->annotations);
 	strv_free(s->sysctl);
 	free(s->cgroups_path);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "oci/intel_rdt.h"
 #include "oci/hooks.h"
 #include "oci/idlist.h"
 #include "oci/mount_options.h"
@@ -168,6 +169,7 @@ struct oci_spec {
 	bool has_personality;	/* linux.personality given */
 	unsigned long personality;	/* PER_LINUX or PER_LINUX32 */
 	struct oci_seccomp seccomp;	/* .present: "linux.seccomp" is given */
+	struct oci_intel_rdt intel_rdt;	/* .present: "linux.intelRdt" is given */
 };
 
 /* Parse config.json text. On error fills err (naming the JSON path) and

@@ -37,6 +37,7 @@
 #include "shim/process.h"
 #include "shim/procfs.h"
 #include "shim/rootfs.h"
+#include "shim/resctrl.h"
 #include "shim/signals.h"
 #include "shim/spawn.h"
 #include "shim/store.h"
@@ -56,6 +57,7 @@ struct create_ctx {
 	int lock_fd;		/* its lock, held until create returns */
 	int cgroup_fd;		/* the cgroup the init is cloned into, or -1 */
 	const char *cgroup_rel;	/* its path below /sys/fs/cgroup, or "" */
+	int rdt_group;		/* linux.intelRdt: the resctrl group, or -1 */
 };
 
 /* --- create, in the runtime --- */
@@ -164,6 +166,8 @@ static int after_clone(struct spawn *sp, const struct create_ctx *cc, int *maste
 	const struct create_opts *o = cc->o;
 	const struct bundle *b = cc->b;
 
+	if (cc->rdt_group >= 0 && resctrl_add_task(cc->rdt_group, sp->pid, err) < 0)
+		return -1;
 	if (runtime_hooks(sp->runtime_sync, o, b, sp->pid, err) < 0 ||
 	    sync_await_ready(sp->runtime_sync, err) < 0 ||
 	    process_set_rlimits(sp->pid, &b->spec->process, err) < 0)
@@ -312,6 +316,57 @@ static int make_cgroup(const struct create_opts *o, const struct oci_spec *s, ch
 	return *fd < 0 ? -1 : 0;
 }
 
+/* linux.intelRdt: the container's resctrl group, made or joined; one
+ * made for the container alone is named in ROOT/ID/resctrl for delete. */
+static int make_rdt_group(const struct create_opts *o, const struct oci_spec *s, int dir_fd,
+			  int *group, bool *made, struct shim_error *err)
+{
+	_cleanup_close_ int root = -1;
+
+	*group = -1;
+	*made = false;
+	if (!s->intel_rdt.present)
+		return 0;
+	root = resctrl_open_root(err);
+	if (root < 0)
+		return -1;
+	*group = resctrl_prepare(root, &s->intel_rdt, o->id, made, err);
+	if (*group < 0)
+		return -1;
+	if (!s->intel_rdt.clos_id && write_file_at(dir_fd, STORE_RESCTRL, o->id, err) < 0)
+		return -1;
+	return 0;
+}
+
+/* After a failed create: the group it made goes. */
+static void rdt_remove_made(const struct oci_intel_rdt *rdt, const char *id)
+{
+	struct shim_error err = { 0 };
+	_cleanup_close_ int root = resctrl_open_root(&err);
+
+	if (root >= 0)
+		resctrl_remove(root, resctrl_group_name(rdt, id), &err);
+}
+
+/* The resctrl group ROOT/ID/resctrl names goes; a failure is only said. */
+static void remove_rdt_group(int dir_fd, const char *id)
+{
+	struct shim_error err = { 0 };
+	_cleanup_close_ int fd = -1, root = -1;
+	_cleanup_free_ char *name = NULL;
+	char text[1200];
+
+	if (dir_fd >= 0)
+		fd = openat(dir_fd, STORE_RESCTRL, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0)
+		name = read_small_fd(fd, STORE_RESCTRL, NAME_MAX + 1, NULL, &err);
+	if (!name || !*name || strchr(name, '/') || strcmp(name, "..") == 0)
+		return;
+	root = resctrl_open_root(&err);
+	if (root < 0 || resctrl_remove(root, name, &err) < 0)
+		log_warn("container %s: %s", id, shim_error_text(&err, text, sizeof(text)));
+}
+
 /* The interfaces lent to the container go home; a failure is only said
  * (the namespace hold is gone either way: nothing a retry could mend). */
 static void give_back_net_devices(int dir_fd, const char *id)
@@ -361,10 +416,11 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 		     struct shim_error *err)
 {
 	struct bundle b = { 0 };
-	_cleanup_close_ int dir_fd = -1, lock_fd = -1, cgroup_fd = -1;
+	_cleanup_close_ int dir_fd = -1, lock_fd = -1, cgroup_fd = -1, rdt_group = -1;
 	char cgroup_rel[PATH_MAX] = "";
 	struct create_ctx cc;
 	int pidfd = -1;
+	bool rdt_made = false;
 
 	if (master_out)
 		*master_out = -1;
@@ -396,6 +452,8 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 	if (cgroup_rel[0])
 		log_debug("cgroup %s: %zu settings written%s", cgroup_rel, b.spec->resources.n_settings,
 			  b.spec->resources.has_devices ? ", device program attached" : "");
+	if (make_rdt_group(o, b.spec, dir_fd, &rdt_group, &rdt_made, err) < 0)
+		goto fail_remove;
 	/* a second record of the cgroup, apart from state.json: a delete -f
 	 * finds it even when state.json is lost or corrupt */
 	if ((cgroup_rel[0] && write_file_at(dir_fd, STORE_CGROUP, cgroup_rel, err) < 0) ||
@@ -403,7 +461,8 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 	    record_state(dir_fd, o, &b, cgroup_rel, 0, err) < 0)
 		goto fail_remove;
 	cc = (struct create_ctx){ .o = o, .b = &b, .dir_fd = dir_fd, .lock_fd = lock_fd,
-				  .cgroup_fd = cgroup_fd, .cgroup_rel = cgroup_rel };
+				  .cgroup_fd = cgroup_fd, .cgroup_rel = cgroup_rel,
+				  .rdt_group = rdt_group };
 	if (spawn_init(&cc, &pidfd, master_out, err) < 0) {
 		poststop_after_failure(o, &b);
 		goto fail_remove;
@@ -424,6 +483,8 @@ fail_remove:
 	give_back_net_devices(dir_fd, o->id);
 	if (cgroup_rel[0])
 		cgroup_destroy(cgroup_rel, NULL);
+	if (rdt_made)	/* a closID group too, when create made it */
+		rdt_remove_made(&b.spec->intel_rdt, o->id);
 	store_remove(o->root, o->id, NULL);
 fail:
 	bundle_release(&b);
@@ -698,6 +759,7 @@ int container_delete(const char *root, struct container *c, bool force, struct s
 	/* what is left in the folder (processes that joined it) dies with it */
 	if (c->state->cgroup_path && cgroup_destroy(c->state->cgroup_path, err) < 0)
 		return shim_error_wrap(err, "container %s", c->id);
+	remove_rdt_group(c->dir_fd, c->id);
 	/* the poststop hooks' config, read before its folder goes */
 	hooks = c->state->has_poststop && load_for_hooks(c, HOOK_POSTSTOP, &b);
 	if (store_remove(root, c->id, err) < 0) {
@@ -723,6 +785,7 @@ int container_remove_broken(const char *root, const char *id, struct shim_error 
 	if (rel && rel[0] == '/' && !strstr(rel, "..") && cgroup_destroy(rel, err) < 0)
 		return shim_error_wrap(err, "container %s", id);
 	give_back_net_devices(dir, id);
+	remove_rdt_group(dir, id);
 	return store_remove(root, id, err);
 }
 

@@ -20,6 +20,7 @@
 #include "shim/pidfd.h"
 #include "shim/process.h"
 #include "shim/procfs.h"
+#include "shim/resctrl.h"
 #include "shim/spawn.h"
 #include "shim/store.h"
 #include "shim/sync.h"
@@ -66,6 +67,7 @@ struct exec_ctx {
 	int sync_fd, runtime_sync_fd;
 	int console_fd;		/* the child's end of the terminal socket, or -1 */
 	bool late_cgroup;	/* moved into the (frozen) cgroup after READY */
+	bool hold;		/* waits after READY until the runtime says go on */
 	int agent_fd;		/* SCMP_ACT_NOTIFY: connected to listenerPath, or -1 */
 	struct oci_state_view state;	/* the container's, for the agent */
 };
@@ -123,9 +125,9 @@ static int exec_child(void *arg)
 	x->runtime_sync_fd = safe_close(x->runtime_sync_fd);
 	if (sync_report_setup(x->sync_fd, child_setup(x, &plan, &err), &err) < 0)
 		return 127;
-	/* into a paused container: wait until the runtime has moved us into
-	 * its frozen cgroup (we stop there until it is resumed) */
-	if (x->late_cgroup && sync_expect(x->sync_fd, SYNC_CONTINUE, &msg, &err) < 0)
+	/* wait until the runtime has put us in the container's resctrl group,
+	 * or moved us into its frozen cgroup (we stop there until resumed) */
+	if (x->hold && sync_expect(x->sync_fd, SYNC_CONTINUE, &msg, &err) < 0)
 		return 127;
 	x->sync_fd = safe_close(x->sync_fd);
 	process_exec(x->o->process, &plan, x->o->preserve_fds, &err);
@@ -188,7 +190,7 @@ static pid_t clone_child(struct container *c, const struct exec_opts *o, struct 
 }
 
 /* --ignore-paused: the process joins the frozen cgroup once it is ready. */
-static int enter_late(int sync_fd, int target, pid_t pid, struct shim_error *err)
+static int enter_late(int target, pid_t pid, struct shim_error *err)
 {
 	char text[16];
 	_cleanup_close_ int fd = openat(target, "cgroup.procs", O_WRONLY | O_CLOEXEC);
@@ -196,7 +198,39 @@ static int enter_late(int sync_fd, int target, pid_t pid, struct shim_error *err
 	snprintf(text, sizeof(text), "%d", (int)pid);
 	if (fd < 0 || write_all(fd, text) < 0)
 		return shim_fail_errno(err, "exec: moving %d into the paused container's cgroup", (int)pid);
-	if (sync_send_continue(sync_fd, pid) < 0)
+	return 0;
+}
+
+/* The container's resctrl group (linux.intelRdt), which the process joins:
+ * a child of the runtime is in the runtime's group otherwise. */
+static int open_rdt_group(const struct container *c, const struct exec_opts *o,
+			  struct shim_error *err)
+{
+	_cleanup_close_ int root = -1;
+	const char *name;
+	int group;
+
+	if (!o->intel_rdt || !o->intel_rdt->present)
+		return -1;
+	root = resctrl_open_root(err);
+	if (root < 0)
+		return shim_error_wrap(err, "exec");
+	name = resctrl_group_name(o->intel_rdt, c->id);
+	group = openat(root, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (group < 0)
+		return shim_fail_errno(err, "exec: the container's resctrl group \"%s\"", name);
+	return group;
+}
+
+/* After READY: into the resctrl group and the paused cgroup, then go on. */
+static int settle(const struct exec_ctx *x, int sync_fd, int rdt_group, int target, pid_t pid,
+		  struct shim_error *err)
+{
+	if (rdt_group >= 0 && resctrl_add_task(rdt_group, pid, err) < 0)
+		return shim_error_wrap(err, "exec");
+	if (x->late_cgroup && target >= 0 && enter_late(target, pid, err) < 0)
+		return -1;
+	if (x->hold && sync_send_continue(sync_fd, pid) < 0)
 		return shim_fail_errno(err, "exec: telling the process to go on");
 	return 0;
 }
@@ -208,7 +242,7 @@ static int spawn(struct container *c, const struct exec_opts *o, int *pidfd, int
 	struct exec_ctx x = { .o = o, .init_pidfd = c->pidfd,
 			      .late_cgroup = c->status == STATUS_PAUSED, .agent_fd = -1 };
 	struct spawn sp;
-	_cleanup_close_ int target = -1, agent = -1;
+	_cleanup_close_ int target = -1, agent = -1, rdt_group = -1;
 	int r = -1;
 
 	plan_namespaces(c->state->pid, &ns);
@@ -221,6 +255,10 @@ static int spawn(struct container *c, const struct exec_opts *o, int *pidfd, int
 	target = exec_cgroup(c, o, err);
 	if (target < 0 && o->cgroup)
 		return -1;
+	rdt_group = open_rdt_group(c, o, err);
+	if (rdt_group < 0 && o->intel_rdt && o->intel_rdt->present)
+		return -1;
+	x.hold = x.late_cgroup || rdt_group >= 0;
 	if (o->seccomp && o->seccomp->present && oci_seccomp_uses_notify(o->seccomp)) {
 		agent = fd_connect_unix(o->seccomp->listener_path, "linux.seccomp.listenerPath", err);
 		if (agent < 0)
@@ -242,8 +280,8 @@ static int spawn(struct container *c, const struct exec_opts *o, int *pidfd, int
 			    ? shim_fail_errno(err, "exec: telling the process its PID") : 0;
 		if (r == 0)
 			r = sync_await_ready(sp.runtime_sync, err);
-		if (r == 0 && x.late_cgroup && target >= 0)
-			r = enter_late(sp.runtime_sync, target, sp.pid, err);
+		if (r == 0)
+			r = settle(&x, sp.runtime_sync, rdt_group, target, sp.pid, err);
 		if (r == 0)
 			r = spawn_hand_over(&sp, o->pid_file, master, err);
 		if (r < 0)

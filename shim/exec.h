@@ -24,6 +24,7 @@ struct exec_opts {
 	const struct oci_process *process;
 	const struct oci_seccomp *seccomp;	/* the container's linux.seccomp */
 	const struct oci_memory_policy *memory_policy;	/* its linux.memoryPolicy */
+	const struct oci_intel_rdt *intel_rdt;	/* its linux.intelRdt, or NULL */
 	const char *pid_file;		/* --pid-file or NULL */
 	const char *pidfd_socket;	/* --pidfd-socket or NULL */
 	const char *console_socket;	/* --console-socket or NULL */

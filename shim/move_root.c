@@ -12,25 +12,9 @@
 #include "shim/log.h"
 #include "shim/mount.h"
 #include "oci/mount_options.h"
+#include "shim/mountinfo.h"
 #include "shim/move_root.h"
 #include "shim/procfs.h"
-
-/* mountinfo escapes space, tab, newline and backslash as \ooo. */
-static void unescape(char *s)
-{
-	char *out = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*out++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*out++ = *s;
-		}
-	}
-	*out = '\0';
-}
 
 static bool at_or_below(const char *path, const char *dir)
 {
@@ -42,18 +26,9 @@ static bool at_or_below(const char *path, const char *dir)
 /* The mount point of a procfs or sysfs mount line, else NULL. */
 static char *proc_or_sys_mountpoint(char *line)
 {
-	char *mountpoint = NULL, *sep = strstr(line, " - "), *save = NULL, *field;
-	int i = 0;
+	char *mp = mountinfo_point(line, "proc");
 
-	if (!sep || !(strncmp(sep + 3, "proc ", 5) == 0 || strncmp(sep + 3, "sysfs ", 6) == 0))
-		return NULL;
-	*sep = '\0';
-	for (field = strtok_r(line, " ", &save); field; field = strtok_r(NULL, " ", &save))
-		if (++i == 5)
-			mountpoint = field;
-	if (mountpoint)
-		unescape(mountpoint);
-	return mountpoint;
+	return mp ? mp : mountinfo_point(line, "sysfs");
 }
 
 /* Detach it; a mount locked to its parent gets an empty tmpfs on top. */

@@ -321,6 +321,7 @@ int cmd_exec(const struct global_opts *g, int argc, char **argv, struct shim_err
 	f.o.console_socket = f.console_socket;
 	f.o.seccomp = &b.spec->seccomp;
 	f.o.memory_policy = &b.spec->memory_policy;
+	f.o.intel_rdt = &b.spec->intel_rdt;
 	r = container_exec(&c, &f.o, err);
 out_process:
 	if (f.process_file)

@@ -11,6 +11,7 @@
 
 #include "shim/cmd/cmd.h"
 #include "shim/lsm.h"
+#include "shim/resctrl.h"
 #include "shim/version.h"
 
 static const char features[] =
@@ -35,7 +36,6 @@ static const char features_cgroup[] =
 	"    \"cgroup\": { \"v1\": false, \"v2\": true, \"systemd\": false, \"systemdUser\": false },\n";
 
 static const char features_tail[] =
-	"    \"intelRdt\": { \"enabled\": false },\n"
 	"    \"netDevices\": { \"enabled\": true },\n"
 	"    \"mountExtensions\": { \"idmap\": { \"enabled\": true } }\n"
 	"  },\n";
@@ -128,6 +128,7 @@ int cmd_features(const struct global_opts *g, int argc, char **argv, struct shim
 	/* what this host can apply (shim/lsm.h) */
 	printf("    \"apparmor\": { \"enabled\": %s },\n", lsm_apparmor_enabled() ? "true" : "false");
 	printf("    \"selinux\": { \"enabled\": %s },\n", lsm_selinux_enabled() ? "true" : "false");
+	printf("    \"intelRdt\": { \"enabled\": %s },\n", resctrl_mounted() ? "true" : "false");
 	fputs(features_tail, stdout);
 	print_annotations();
 	return 0;

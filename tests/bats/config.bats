@@ -232,3 +232,17 @@ boottime 1000000 5" sh -c 'tr -s " " < /proc/self/timens_offsets'
 	assert_output_has 'linux.memoryPolicy: set_mempolicy(2, "5"): Invalid argument'
 	assert_nothing_left
 }
+
+@test "linux.intelRdt without a resctrl mount fails create, named, leaving nothing" {
+	# TCG has no RDT: the guest can mount no resctrl (the group steps are
+	# unit-tested on a folder laid out as resctrl's: test-resctrl)
+	! grep -q " - resctrl " /proc/self/mountinfo
+	setup_bundle true
+	update_config '.linux.intelRdt = {"closID": "gold", "l3CacheSchema": "L3:0=f"}'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "linux.intelRdt: no resctrl filesystem is mounted here"
+	assert_nothing_left
+	run shim features
+	[ "$(jq -c .linux.intelRdt <<< "$output")" = '{"enabled":false}' ]
+}

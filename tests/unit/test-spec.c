@@ -196,8 +196,8 @@ static const struct {
 		  "\"flags\":[\"MPOL_F_X\"]}}}",
 	  "linux.memoryPolicy.flags[0]: unknown flag \"MPOL_F_X\"" },
 	{ "linux_members_shim_cannot_apply_are_refused_by_path",
-	  MINIMAL ",\"linux\":{\"intelRdt\":{\"closID\":\"a\"}}}",
-	  "linux.intelRdt: not supported: Intel RDT (resctrl) is not supported" },
+	  MINIMAL ",\"linux\":{\"intelRdt\":{\"closID\":\"a/b\"}}}",
+	  "linux.intelRdt.closID: \"a/b\" is not a resctrl group name" },
 };
 
 /* Each row of bad_configs as one TAP test. */
