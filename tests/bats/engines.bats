@@ -78,6 +78,37 @@ ct_task_stopped() {
 	[[ "$(ct tasks ls)" == *STOPPED* ]]
 }
 
+# podman as README's containers.conf sets it up (this build's path), with
+# its state here as pm's.
+pm_conf() {
+	sed -n '/^```toml podman-containers-conf$/,/^```$/p' "$TOP/README.md" | sed '1d;$d' |
+		sed "s|/usr/local/bin/shim|$SHIM_BIN|" > "$BATS_TEST_TMPDIR/containers.conf"
+	grep -q '^runtime = "shim"' "$BATS_TEST_TMPDIR/containers.conf" ||
+		{ echo "README has no podman-containers-conf block naming shim"; return 1; }
+	CONTAINERS_CONF=$BATS_TEST_TMPDIR/containers.conf podman \
+		--root "$BATS_FILE_TMPDIR/podman/root" --runroot /run/shim-engines-podman \
+		--storage-driver vfs --events-backend file --log-level=error "$@"
+}
+
+@test "podman takes shim from containers.conf as README writes it" {
+	pm_conf load -q -i "$ARCHIVE" >/dev/null
+	run pm_conf info --format '{{.Host.OCIRuntime.Name}} {{.Host.OCIRuntime.Path}} {{.Host.CgroupManager}}'
+	assert_success
+	assert_output "shim $SHIM_BIN cgroupfs"
+	run pm_conf run -d --network none --name c1 localhost/busybox:latest sleep 1000
+	assert_success
+	[ "$(pm_conf inspect -f '{{.OCIRuntime}}' c1)" = shim ]
+	# podman gives shim no --root: its state is at shim's default
+	run "$SHIM_BIN" state "$(pm_conf inspect -f '{{.Id}}' c1)"
+	assert_success
+	[ "$(jq -r .status <<< "$output")" = running ]
+	run pm_conf rm -f -t 1 c1
+	assert_success
+	run pm_conf ps -a -q
+	assert_output ""
+	assert_no_container_process
+}
+
 @test "podman runs a busybox container through shim and removes it" {
 	run pm load -q -i "$ARCHIVE"
 	assert_success
