@@ -48,10 +48,9 @@ int lsm_check(const struct oci_process *p, const char *mount_label, struct shim_
 	if (given(p->selinux_label) && !lsm_selinux_enabled())
 		return shim_fail(err, ENOTSUP, "process.selinuxLabel: \"%s\" asked for, but "
 				 "SELinux is not enabled on this host", p->selinux_label);
-	if (given(mount_label))
-		return shim_fail(err, ENOTSUP, "linux.mountLabel: \"%s\": %s", mount_label,
-				 lsm_selinux_enabled() ? "SELinux mount labels are not supported yet"
-						       : "SELinux is not enabled on this host");
+	if (given(mount_label) && !lsm_selinux_enabled())
+		return shim_fail(err, ENOTSUP, "linux.mountLabel: \"%s\" asked for, but "
+				 "SELinux is not enabled on this host", mount_label);
 	return 0;
 }
 

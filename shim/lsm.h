@@ -10,8 +10,9 @@
  * and before close_range takes that handle away. A label this host cannot
  * apply (its LSM is not enabled) fails create or exec, naming the field, as
  * runc fails: running unconfined what asked for confinement would be a
- * silent downgrade. linux.mountLabel is refused for now (no SELinux host
- * to test the context= option on).
+ * silent downgrade. linux.mountLabel is applied by shim/rootfs.c: the
+ * context= option of each new filesystem that takes one, the label of the
+ * mqueue root; with SELinux off it fails create the same way.
  */
 #ifndef SHIM_LSM_H
 #define SHIM_LSM_H

@@ -50,7 +50,7 @@ static int fs_param(int fs_fd, const struct mount_opts *o, unsigned int i, struc
 }
 
 int mount_new_fs(const char *type, const char *source, const struct mount_opts *o,
-		 struct shim_error *err)
+		 const char *label, struct shim_error *err)
 {
 	_cleanup_close_ int fs_fd = sys_fsopen(type, FSOPEN_CLOEXEC);
 	int mnt_fd;
@@ -66,6 +66,12 @@ int mount_new_fs(const char *type, const char *source, const struct mount_opts *
 	for (unsigned int i = 0; i < o->n_fs_params; i++)
 		if (fs_param(fs_fd, o, i, err) < 0)
 			return -1;
+	/* one string to fsconfig: no quoting of the commas of an MCS range */
+	if (label && sys_fsconfig(fs_fd, SHIM_FSCONFIG_SET_STRING, "context", label, 0) < 0) {
+		shim_fail_errno(err, "linux.mountLabel \"%s\" as the %s context", label, type);
+		add_fs_log(fs_fd, err);
+		return -1;
+	}
 	if (sys_fsconfig(fs_fd, SHIM_FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
 		shim_fail_errno(err, "creating the %s filesystem", type);
 		add_fs_log(fs_fd, err);

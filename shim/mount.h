@@ -16,10 +16,11 @@
 #include "oci/error.h"
 #include "oci/mount_options.h"
 
-/* A new filesystem of type, with source and o's parameters and attributes.
+/* A new filesystem of type, with source and o's parameters and attributes,
+ * and label (linux.mountLabel, or NULL) as its SELinux context= option.
  * The kernel's own fs_context log, when it has one, joins the error. */
 int mount_new_fs(const char *type, const char *source, const struct mount_opts *o,
-		 struct shim_error *err);
+		 const char *label, struct shim_error *err);
 
 /* A detached copy of the mount at dfd/path (and, recursive, below it). */
 int mount_clone_tree(int dfd, const char *path, bool recursive, struct shim_error *err);

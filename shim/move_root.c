@@ -44,7 +44,7 @@ static int hide_mount(const char *where, struct shim_error *err)
 	}
 	if (errno == ENOENT)	/* gone with a mount above it */
 		return 0;
-	cover = mount_new_fs("tmpfs", "tmpfs", &ro, err);
+	cover = mount_new_fs("tmpfs", "tmpfs", &ro, NULL, err);
 	if (cover < 0 || mount_attach(cover, AT_FDCWD, where, err) < 0)
 		return shim_error_wrap(err, "--no-pivot: hiding the host's %s", where);
 	log_debug("init: --no-pivot: the host's %s covered by an empty tmpfs", where);

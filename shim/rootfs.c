@@ -8,6 +8,7 @@
 #include <sys/statfs.h>
 #include <linux/magic.h>
 #include <sys/sysmacros.h>
+#include <sys/xattr.h>
 
 #include "shim/bind_sources.h"
 #include "oci/cleanup.h"
@@ -262,24 +263,52 @@ static int mount_bind(int root_fd, const struct oci_mount *m, const struct mount
 	return mount_attach(tree, target, "", err);
 }
 
+/* As runc: linux.mountLabel goes to every new filesystem as its context=
+ * option, but proc, sysfs and cgroup, which take none, and mqueue, whose
+ * root is labelled once mounted (mqueue_label). */
+static bool takes_context(const char *type)
+{
+	static const char *const none[] = { "proc", "sysfs", "cgroup", "cgroup2", "mqueue" };
+
+	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
+		if (strcmp(type, none[i]) == 0)
+			return false;
+	return true;
+}
+
+/* The root of a new mqueue mount labelled as linux.mountLabel says. */
+static int mqueue_label(int mnt, const char *label, struct shim_error *err)
+{
+	_cleanup_close_ int dir = openat(mnt, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (dir < 0 || fsetxattr(dir, "security.selinux", label, strlen(label), 0) < 0)
+		return shim_fail_errno(err, "linux.mountLabel \"%s\" on the mqueue root", label);
+	return 0;
+}
+
 static int mount_fs(int root_fd, const struct oci_mount *m, const struct mount_opts *o,
-		    struct shim_error *err)
+		    const char *label, struct shim_error *err)
 {
 	_cleanup_close_ int mnt = -1, target = -1;
 	const char *type = m->type;
+	const char *context;
 
 	/* On a cgroup v2 host, "cgroup" (what runc's spec says) means cgroup2. */
 	if (strcmp(type, "cgroup") == 0 && host_has_cgroup2())
 		type = "cgroup2";
+	context = label && *label && takes_context(type) ? label : NULL;
 	/* a read-only /dev is filled first, made read-only last (dev_finish) */
 	if (strcmp(m->destination, "/dev") == 0 && (o->attr_set & MOUNT_ATTR_RDONLY)) {
 		struct mount_opts rw = *o;
 
 		rw.attr_set &= ~(uint64_t)MOUNT_ATTR_RDONLY;
-		mnt = mount_new_fs(type, m->source, &rw, err);
+		mnt = mount_new_fs(type, m->source, &rw, context, err);
 	} else {
-		mnt = mount_new_fs(type, m->source, o, err);
+		mnt = mount_new_fs(type, m->source, o, context, err);
 	}
+	if (mnt >= 0 && label && *label && strcmp(type, "mqueue") == 0 &&
+	    mqueue_label(mnt, label, err) < 0)
+		return -1;
 	/* Where a fresh cgroup mount is refused (a cgroup v1 host, or a cgroup
 	 * namespace whose root we do not own), bind the host's hierarchy. */
 	if (mnt < 0 && err->errnum == EPERM && strncmp(type, "cgroup", 6) == 0) {
@@ -296,8 +325,8 @@ static int mount_fs(int root_fd, const struct oci_mount *m, const struct mount_o
 	return mount_attach(mnt, target, "", err);
 }
 
-static int mount_one(int root_fd, const struct oci_mount *m, size_t index, const char *bundle,
-		     int prepared, struct shim_error *err)
+static int mount_one(int root_fd, const struct oci_mount *m, const char *label,
+		     const char *bundle, int prepared, struct shim_error *err)
 {
 	const struct mount_opts *o = &m->opts;
 	bool bind = m->bind;
@@ -310,7 +339,7 @@ static int mount_one(int root_fd, const struct oci_mount *m, size_t index, const
 		return -1;
 	if (o->idmap && !bind)
 		return shim_fail(err, EINVAL, "idmap: only a bind mount can be idmapped");
-	if ((bind ? mount_bind(root_fd, m, o, bundle, prepared, err) : mount_fs(root_fd, m, o, err)) < 0)
+	if ((bind ? mount_bind(root_fd, m, o, bundle, prepared, err) : mount_fs(root_fd, m, o, label, err)) < 0)
 		return -1;
 	if (o->propagation) {
 		_cleanup_close_ int target = rootfs_open(root_fd, m->destination, O_PATH, err);
@@ -489,7 +518,7 @@ static int null_device_tree(int root, struct shim_error *err)
 	return mount_clone_tree(fd, "", false, err);
 }
 
-static int mask_path(int root, const char *path, struct shim_error *err)
+static int mask_path(int root, const char *path, const char *label, struct shim_error *err)
 {
 	struct mount_opts ro = { .attr_set = MOUNT_ATTR_RDONLY };
 	_cleanup_close_ int target = rootfs_open(root, path, O_PATH, err), mnt = -1;
@@ -499,7 +528,8 @@ static int mask_path(int root, const char *path, struct shim_error *err)
 		return err->errnum == ENOENT ? 0 : shim_error_wrap(err, "maskedPaths: %s", path);
 	if (fstat(target, &st) < 0)
 		return shim_fail_errno(err, "maskedPaths: %s", path);
-	mnt = S_ISDIR(st.st_mode) ? mount_new_fs("tmpfs", "tmpfs", &ro, err) : null_device_tree(root, err);
+	mnt = S_ISDIR(st.st_mode) ? mount_new_fs("tmpfs", "tmpfs", &ro, label, err)
+				 : null_device_tree(root, err);
 	if (mnt < 0 ||
 	    (!S_ISDIR(st.st_mode) && mount_set_attrs(mnt, "", MOUNT_ATTR_RDONLY, 0, false, err) < 0) ||
 	    mount_attach(mnt, target, "", err) < 0)
@@ -552,7 +582,8 @@ int rootfs_mount_all(const struct oci_spec *spec, const char *rootfs, const char
 
 		log_debug("init: mounts[%zu]: %s on %s", i, m->type ? m->type : "bind",
 			  m->destination);
-		if (mount_one(root_fd, m, i, bundle, prepared ? prepared[i] : -1, err) < 0)
+		if (mount_one(root_fd, m, spec->mount_label, bundle, prepared ? prepared[i] : -1,
+			      err) < 0)
 			return shim_error_wrap(err, "mounts[%zu] (%s)", i, m->destination);
 	}
 	if (config_mounts_fresh_dev(spec) && dev_setup(root_fd, err) < 0)
@@ -586,7 +617,7 @@ int rootfs_finish(const struct oci_spec *spec, struct shim_error *err)
 		return shim_fail_errno(err, "open /");
 	log_debug("init: maskedPaths, readonlyPaths, root.readonly, rootfsPropagation");
 	for (size_t i = 0; spec->masked_paths && spec->masked_paths[i]; i++)
-		if (mask_path(root, spec->masked_paths[i], err) < 0)
+		if (mask_path(root, spec->masked_paths[i], spec->mount_label, err) < 0)
 			return -1;
 	for (size_t i = 0; spec->readonly_paths && spec->readonly_paths[i]; i++)
 		if (readonly_path(root, spec->readonly_paths[i], err) < 0)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # Linux security modules: process.apparmorProfile (the guest kernel has
 # AppArmor, as Debian's does), process.selinuxLabel and linux.mountLabel
-# (no SELinux in the guest: their error paths).
+# where SELinux is off (their error paths; selinux.bats has the SELinux
+# guest).
 
 load helpers
 
@@ -95,7 +96,7 @@ tmp ok"
 	update_config '.linux.mountLabel = "system_u:object_r:container_file_t:s0"'
 	shim_detached create -b "$BUNDLE" c1
 	assert_failure
-	assert_output_has 'linux.mountLabel: "system_u:object_r:container_file_t:s0": SELinux is not enabled on this host'
+	assert_output_has 'linux.mountLabel: "system_u:object_r:container_file_t:s0" asked for, but SELinux is not enabled on this host'
 	assert_nothing_left
 }
 
