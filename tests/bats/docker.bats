@@ -68,18 +68,6 @@ drun() {
 	dk run --rm --network none "$@"
 }
 
-# No process of a container or of a containerd shim is left.
-no_container_process() {
-	local p
-	for p in /proc/[0-9]*; do
-		case "$(tr '\0' ' ' < "$p/cmdline" 2>/dev/null)" in
-		*"sleep 1000"*|*containerd-shim*)
-			echo "left behind: ${p#/proc/} $(tr '\0' ' ' < "$p/cmdline")"
-			return 1 ;;
-		esac
-	done
-}
-
 # Nothing of the test's containers: docker lists none, shim keeps no state
 # for them, no process of theirs or of their containerd shims, no mount.
 assert_docker_clean() {
@@ -88,7 +76,7 @@ assert_docker_clean() {
 	[ -z "$(ls -A "$DOCKER_RUNTIME_ROOT" 2>/dev/null)" ] ||
 		{ echo "shim state left: $(ls -A "$DOCKER_RUNTIME_ROOT")"; return 1; }
 	# a containerd shim exits just after docker has removed its container
-	retry 50 0.2 no_container_process
+	retry 50 0.2 no_process_with "sleep 1000" containerd-shim
 	[ "$(wc -l < /proc/self/mountinfo)" -eq "$MOUNTS_BEFORE" ] ||
 		{ echo "mounts changed"; return 1; }
 }

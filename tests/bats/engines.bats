@@ -63,14 +63,7 @@ teardown_file() {
 
 # No process of the engines' containers or shims is left.
 assert_no_container_process() {
-	local p
-	for p in /proc/[0-9]*; do
-		case "$(tr '\0' ' ' < "$p/cmdline" 2>/dev/null)" in
-		*"sleep 1000"*|*containerd-shim*|*conmon*)
-			echo "left behind: ${p#/proc/} $(tr '\0' ' ' < "$p/cmdline")"
-			return 1 ;;
-		esac
-	done
+	no_process_with "sleep 1000" containerd-shim conmon
 }
 
 # Whether ctr lists the task as stopped.

@@ -149,6 +149,21 @@ retry() {
 	return 1
 }
 
+# No process whose command line holds one of the texts (what an engine's
+# container or shim would leave behind).
+no_process_with() {
+	local p cmd text
+	for p in /proc/[0-9]*; do
+		cmd=$(tr '\0' ' ' < "$p/cmdline" 2>/dev/null) || continue
+		for text in "$@"; do
+			if [[ "$cmd" == *"$text"* ]]; then
+				echo "left behind: ${p#/proc/} $cmd"
+				return 1
+			fi
+		done
+	done
+}
+
 # Whether container ID has the status (no output).
 status_is() {
 	[ "$(container_status "$1" 2>/dev/null)" = "$2" ]
