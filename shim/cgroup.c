@@ -71,12 +71,20 @@ bool cgroup_is_below(const char *path, const char *rel)
 	return strncmp(path, rel, n) == 0 && (path[n] == '/' || !path[n]);
 }
 
-static int own_cgroup(char *out, size_t len, struct shim_error *err)
+/* Where a relative cgroupsPath goes: the parent of the runtime's own
+ * cgroup, as runc does. Its own cgroup has processes (the runtime, and a
+ * service's or a login session's others), so no controller could be
+ * enabled below it (cgroup v2: no process in a folder that hands out
+ * controllers, but at the root). "" for the root. */
+static int own_cgroup_parent(char *out, size_t len, struct shim_error *err)
 {
+	char *slash;
+
 	if (cgroup_of_pid(0, out, len, err) < 0)
 		return -1;
-	if (strcmp(out, "/") == 0)
-		out[0] = '\0';
+	slash = strrchr(out, '/');
+	if (slash)
+		*slash = '\0';
 	return 0;
 }
 
@@ -89,7 +97,7 @@ int cgroup_resolve(const char *cgroups_path, const char *id, char *out, size_t l
 	if (rel[0] == '/') {
 		snprintf(out, len, "%s", rel);
 	} else {
-		if (own_cgroup(own, sizeof(own), err) < 0)
+		if (own_cgroup_parent(own, sizeof(own), err) < 0)
 			return -1;
 		if ((size_t)snprintf(out, len, "%s/%s", own, rel) >= len)
 			return shim_fail(err, ENAMETOOLONG, "linux.cgroupsPath");

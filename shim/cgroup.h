@@ -25,7 +25,8 @@ bool cgroup2_mounted(void);
 
 /* The folder, relative to CGROUP_ROOT ("/a/b"), for linux.cgroupsPath:
  * absolute as given; relative (or absent: the container ID) under the
- * runtime's own cgroup, as runc does. */
+ * parent of the runtime's own cgroup, as runc does (its own has
+ * processes: no controller can be enabled below it). */
 int cgroup_resolve(const char *cgroups_path, const char *id, char *out, size_t len,
 		   struct shim_error *err);
 
