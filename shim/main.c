@@ -5,6 +5,7 @@
  * exits with the container's status).
  */
 #include <stdbool.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,9 @@ int main(int argc, char **argv)
 	char text[2048];
 	int first, status = -1;
 
+	/* An ignored SIGCHLD survives exec: the kernel would then reap our
+	 * children (the init, ps, hooks) before we could wait for them. */
+	signal(SIGCHLD, SIG_DFL);
 	first = parse_globals(argc, argv, &g, &err);
 	/* as runc: --version and --help anywhere among the global flags */
 	if (first >= 0 && g.version) {

@@ -14,6 +14,20 @@ setup() {
 	[ "$status" -eq 7 ] || { show_run; false; }
 }
 
+@test "run and ps work when started with SIGCHLD ignored" {
+	# an ignored SIGCHLD is inherited across exec; with it the kernel
+	# would reap the init before run could read its status
+	setup_bundle sh -c 'exit 7'
+	run bash -c 'trap "" CHLD; exec "$0" --root "$1" run -b "$2" c1' "$SHIM_BIN" "$ROOT" "$BUNDLE"
+	[ "$status" -eq 7 ] || { show_run; false; }
+	update_config '.process.args = ["sleep", "1000"]'
+	shim_detached run -d -b "$BUNDLE" c2
+	assert_success
+	run bash -c 'trap "" CHLD; exec "$0" --root "$1" ps c2' "$SHIM_BIN" "$ROOT"
+	assert_success
+	assert_output_has "sleep"
+}
+
 @test "run passes the container's output through" {
 	setup_bundle echo hello from the container
 	run shim run -b "$BUNDLE" c1
