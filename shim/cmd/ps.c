@@ -89,8 +89,13 @@ static int print_table(char **ps_args, const pid_t *pids, size_t n, struct shim_
 	}
 	if (f)
 		fclose(f);
-	if (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return shim_fail(err, 0, "ps: ps failed");
+	while (waitpid(child, &status, 0) < 0)
+		if (errno != EINTR)
+			return shim_fail_errno(err, "ps: waiting for ps");
+	if (WIFSIGNALED(status))
+		return shim_fail(err, 0, "ps: ps was killed by signal %d", WTERMSIG(status));
+	if (WEXITSTATUS(status) != 0)
+		return shim_fail(err, 0, "ps: ps exited with status %d", WEXITSTATUS(status));
 	return 0;
 }
 
