@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * shim/dbus.h: the least of D-Bus that shim needs to call systemd's
+ * Manager: method calls over systemd's private socket (peer to peer, as
+ * systemctl does as root), their replies or error names.
+ *
+ * shim is a static binary (the CVE-2019-5736 defence copies it into a
+ * sealed memfd), so libsystemd's sd-bus, a shared library, cannot be
+ * used: dlopen from a static glibc binary brings a second libc into the
+ * process. The wire format is small: little-endian messages, the body
+ * marshalled here by the caller with the dbus_put_* helpers.
+ */
+#ifndef SHIM_DBUS_H
+#define SHIM_DBUS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "oci/error.h"
+
+#define DBUS_SYSTEMD_PRIVATE "/run/systemd/private"
+
+/* A message body being marshalled (offsets from its start, which the
+ * header pads to 8). */
+struct dbus_buf {
+	uint8_t *p;
+	size_t len, cap;
+	bool failed;		/* out of memory: the call fails */
+};
+
+void dbus_put_u32(struct dbus_buf *b, uint32_t v);
+void dbus_put_u64(struct dbus_buf *b, uint64_t v);
+void dbus_put_bool(struct dbus_buf *b, bool v);
+void dbus_put_string(struct dbus_buf *b, const char *s);	/* 's' and 'o' */
+void dbus_put_signature(struct dbus_buf *b, const char *sig);	/* 'g', a variant's */
+/* An array: begin writes a length to fill and the padding to its first
+ * element (even when it has none); end fills the length. */
+struct dbus_array {
+	size_t len_at, start;
+};
+struct dbus_array dbus_array_begin(struct dbus_buf *b, size_t elem_align);
+void dbus_array_end(struct dbus_buf *b, struct dbus_array a);
+void dbus_struct_begin(struct dbus_buf *b);
+void dbus_buf_free(struct dbus_buf *b);
+
+/* A connection to path (DBUS_SYSTEMD_PRIVATE), authenticated. -1 with err. */
+int dbus_connect(const char *path, struct shim_error *err);
+
+/* Call member on interface at object path with body (signature sig; may
+ * be NULL and ""), wait for the reply. Returns 0, or 1 when the reply is
+ * the error named error_ok (NULL: none is), or -1 with err naming the
+ * D-Bus error and its message. */
+int dbus_call(int fd, const char *path, const char *interface, const char *member,
+	      const char *sig, const struct dbus_buf *body, const char *error_ok,
+	      struct shim_error *err);
+
+#endif
