@@ -704,9 +704,10 @@ static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 	     json_get_string(lx, "cgroupsPath", "linux", &s->cgroups_path, err) < 0) ||
 	    json_get_object(lx, "resources", "linux", &res, err) < 0)
 		return -1;
-	if (s->cgroups_path && (strstr(s->cgroups_path, "..") || strchr(s->cgroups_path, ':')))
-		return json_fail(err, "linux.cgroupsPath", "\"%s\": a cgroupfs path without \"..\" "
-				 "(systemd slice:prefix:name paths are not supported)", s->cgroups_path);
+	/* a cgroupfs path, or systemd's slice:prefix:name (--systemd-cgroup) */
+	if (s->cgroups_path && strstr(s->cgroups_path, ".."))
+		return json_fail(err, "linux.cgroupsPath", "\"%s\": a path without \"..\"",
+				 s->cgroups_path);
 	s->has_resources = res != NULL;
 	if (res && oci_resources_parse(res, "linux.resources", &s->resources, err) < 0)
 		return -1;

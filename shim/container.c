@@ -42,6 +42,7 @@
 #include "shim/spawn.h"
 #include "shim/store.h"
 #include "shim/sync.h"
+#include "shim/systemd.h"
 #include "shim/sysctl.h"
 #include "shim/syscalls.h"
 #include "shim/terminal.h"
@@ -58,6 +59,7 @@ struct create_ctx {
 	int cgroup_fd;		/* the cgroup the init is cloned into, or -1 */
 	const char *cgroup_rel;	/* its path below /sys/fs/cgroup, or "" */
 	int rdt_group;		/* linux.intelRdt: the resctrl group, or -1 */
+	struct systemd_scope *scope;	/* --systemd-cgroup: its holder goes after the clone */
 };
 
 /* --- create, in the runtime --- */
@@ -166,6 +168,8 @@ static int after_clone(struct spawn *sp, const struct create_ctx *cc, int *maste
 	const struct create_opts *o = cc->o;
 	const struct bundle *b = cc->b;
 
+	/* the init is in the scope: it no longer needs a holder */
+	systemd_scope_drop_holder(cc->scope);
 	if (cc->rdt_group >= 0 && resctrl_add_task(cc->rdt_group, sp->pid, err) < 0)
 		return -1;
 	if (runtime_hooks(sp->runtime_sync, o, b, sp->pid, err) < 0 ||
@@ -308,12 +312,56 @@ static int make_cgroup(const struct create_opts *o, const struct oci_spec *s, ch
 			 o->id, s->resources.has_devices ? " and its device rules are not applied" : "");
 		return 0;
 	}
+	if (s->cgroups_path && strchr(s->cgroups_path, ':'))
+		return shim_fail(err, EINVAL, "linux.cgroupsPath: \"%s\" is a systemd "
+				 "slice:prefix:name, which needs --systemd-cgroup", s->cgroups_path);
 	if (cgroup_resolve(s->cgroups_path, o->id, rel, len, err) < 0)
 		return -1;
 	*fd = cgroup_create(rel, &s->resources, err);
 	if (*fd < 0)
 		rel[0] = '\0';
 	return *fd < 0 ? -1 : 0;
+}
+
+/* --systemd-cgroup: the container's cgroup is a transient scope, started
+ * with a holder in it (shim/systemd.h), its resources then written as with
+ * cgroupfs. */
+static int make_systemd_cgroup(const struct create_opts *o, const struct oci_spec *s,
+			       struct systemd_scope *scope, int *fd, struct shim_error *err)
+{
+	char description[320];
+
+	*fd = -1;
+	if (!cgroup2_mounted())
+		return shim_fail(err, ENOTSUP, "--systemd-cgroup: needs cgroup v2 mounted at %s",
+				 CGROUP_ROOT);
+	if (systemd_scope_names(s->cgroups_path, o->id, scope, err) < 0)
+		return -1;
+	snprintf(description, sizeof(description), "shim container %s", o->id);
+	if (systemd_scope_start(scope, description, &s->resources, err) < 0) {
+		scope->unit[0] = '\0';
+		return -1;
+	}
+	*fd = cgroup_open(scope->rel, err);
+	if (*fd < 0 || cgroup_apply(*fd, scope->rel, &s->resources, err) < 0)
+		return -1;
+	return 0;
+}
+
+/* The unit ROOT/ID/systemd-unit names is stopped; a failure is only said. */
+static void stop_systemd_unit(int dir_fd, const char *id)
+{
+	struct shim_error err = { 0 };
+	_cleanup_close_ int fd = -1;
+	_cleanup_free_ char *unit = NULL;
+	char text[1200];
+
+	if (dir_fd >= 0)
+		fd = openat(dir_fd, STORE_SYSTEMD_UNIT, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0)
+		unit = read_small_fd(fd, STORE_SYSTEMD_UNIT, NAME_MAX + 1, NULL, &err);
+	if (unit && *unit && systemd_unit_stop(unit, &err) < 0)
+		log_warn("container %s: %s", id, shim_error_text(&err, text, sizeof(text)));
 }
 
 /* linux.intelRdt: the container's resctrl group, made or joined; one
@@ -421,6 +469,7 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 	struct create_ctx cc;
 	int pidfd = -1;
 	bool rdt_made = false;
+	struct systemd_scope scope = { .holder_pidfd = -1 };
 
 	if (master_out)
 		*master_out = -1;
@@ -447,8 +496,18 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 	if (ns_has_user(b.spec) && fchown_to_ns_root(dir_fd, b.spec, err) < 0)
 		goto fail_remove;
 	log_debug("state folder %s/%s made and locked", o->root, o->id);
-	if (make_cgroup(o, b.spec, cgroup_rel, sizeof(cgroup_rel), &cgroup_fd, err) < 0)
+	if (o->systemd_cgroup) {
+		int r = make_systemd_cgroup(o, b.spec, &scope, &cgroup_fd, err);
+
+		/* recorded first: a failure from here on stops the unit */
+		if (scope.unit[0] && write_file_at(dir_fd, STORE_SYSTEMD_UNIT, scope.unit, err) < 0)
+			r = -1;
+		snprintf(cgroup_rel, sizeof(cgroup_rel), "%s", scope.rel);
+		if (r < 0)
+			goto fail_remove;
+	} else if (make_cgroup(o, b.spec, cgroup_rel, sizeof(cgroup_rel), &cgroup_fd, err) < 0) {
 		goto fail_remove;
+	}
 	if (cgroup_rel[0])
 		log_debug("cgroup %s: %zu settings written%s", cgroup_rel, b.spec->resources.n_settings,
 			  b.spec->resources.has_devices ? ", device program attached" : "");
@@ -462,7 +521,7 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 		goto fail_remove;
 	cc = (struct create_ctx){ .o = o, .b = &b, .dir_fd = dir_fd, .lock_fd = lock_fd,
 				  .cgroup_fd = cgroup_fd, .cgroup_rel = cgroup_rel,
-				  .rdt_group = rdt_group };
+				  .rdt_group = rdt_group, .scope = &scope };
 	if (spawn_init(&cc, &pidfd, master_out, err) < 0) {
 		poststop_after_failure(o, &b);
 		goto fail_remove;
@@ -481,8 +540,10 @@ fail_remove:
 	if (master_out)
 		*master_out = safe_close(*master_out);
 	give_back_net_devices(dir_fd, o->id);
+	systemd_scope_drop_holder(&scope);
 	if (cgroup_rel[0])
 		cgroup_destroy(cgroup_rel, NULL);
+	stop_systemd_unit(dir_fd, o->id);
 	if (rdt_made)	/* a closID group too, when create made it */
 		rdt_remove_made(&b.spec->intel_rdt, o->id);
 	store_remove(o->root, o->id, NULL);
@@ -759,6 +820,7 @@ int container_delete(const char *root, struct container *c, bool force, struct s
 	/* what is left in the folder (processes that joined it) dies with it */
 	if (c->state->cgroup_path && cgroup_destroy(c->state->cgroup_path, err) < 0)
 		return shim_error_wrap(err, "container %s", c->id);
+	stop_systemd_unit(c->dir_fd, c->id);
 	remove_rdt_group(c->dir_fd, c->id);
 	/* the poststop hooks' config, read before its folder goes */
 	hooks = c->state->has_poststop && load_for_hooks(c, HOOK_POSTSTOP, &b);
@@ -785,6 +847,7 @@ int container_remove_broken(const char *root, const char *id, struct shim_error 
 	if (rel && rel[0] == '/' && !strstr(rel, "..") && cgroup_destroy(rel, err) < 0)
 		return shim_error_wrap(err, "container %s", id);
 	give_back_net_devices(dir, id);
+	stop_systemd_unit(dir, id);
 	remove_rdt_group(dir, id);
 	return store_remove(root, id, err);
 }

@@ -35,6 +35,7 @@ struct create_opts {
 	bool keep;			/* run --keep: not deleted once it exits */
 	bool no_new_keyring;		/* --no-new-keyring: keep the caller's session keyring */
 	bool no_pivot;			/* --no-pivot: chroot, not pivot_root (shim/move_root.h) */
+	bool systemd_cgroup;		/* --systemd-cgroup: a transient scope (shim/systemd.h) */
 };
 
 enum container_status {

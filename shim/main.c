@@ -87,7 +87,7 @@ static int parse_globals(int argc, char **argv, struct global_opts *g, struct sh
 		else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
 			g->help = true;
 		else if (strcmp(argv[i], "--systemd-cgroup") == 0)
-			return shim_fail(err, 0, "--systemd-cgroup: systemd cgroups are not supported");
+			g->systemd_cgroup = true;
 		else
 			return shim_fail(err, 0, "unknown global flag %s", argv[i]);
 	}

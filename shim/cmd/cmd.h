@@ -17,6 +17,7 @@ struct global_opts {
 	const char *log;
 	const char *log_format;
 	bool debug;
+	bool systemd_cgroup;	/* --systemd-cgroup (shim/systemd.h) */
 	bool version, help;	/* --version/-v, --help/-h among the globals */
 };
 
@@ -40,7 +41,7 @@ int cmd_unpack(const struct global_opts *g, int argc, char **argv, struct shim_e
 int cmd_features(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
 
 /* create and run share their flags; argv[optind] must then be the ID. */
-int cmd_parse_create(const char *root, int argc, char **argv, bool *detach,
+int cmd_parse_create(const struct global_opts *g, int argc, char **argv, bool *detach,
 		     struct create_opts *o, struct shim_error *err);
 
 /* The verb takes no flags: any is an error naming it. Sets optind. */

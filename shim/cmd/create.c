@@ -8,7 +8,7 @@
 enum { OPT_PID_FILE = 256, OPT_CONSOLE_SOCKET, OPT_PRESERVE_FDS, OPT_PIDFD_SOCKET,
        OPT_NO_PIVOT, OPT_NO_NEW_KEYRING, OPT_KEEP };
 
-int cmd_parse_create(const char *root, int argc, char **argv, bool *detach,
+int cmd_parse_create(const struct global_opts *g, int argc, char **argv, bool *detach,
 		     struct create_opts *o, struct shim_error *err)
 {
 	static const struct option opts[] = {
@@ -27,7 +27,8 @@ int cmd_parse_create(const char *root, int argc, char **argv, bool *detach,
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	o->root = root;
+	o->root = g->root;
+	o->systemd_cgroup = g->systemd_cgroup;
 	o->bundle = ".";
 	optind = 1;
 	opterr = 0;
@@ -77,7 +78,7 @@ int cmd_create(const struct global_opts *g, int argc, char **argv, struct shim_e
 {
 	struct create_opts o;
 
-	if (cmd_parse_create(g->root, argc, argv, NULL, &o, err) < 0)
+	if (cmd_parse_create(g, argc, argv, NULL, &o, err) < 0)
 		return -1;
 	return container_create(&o, NULL, NULL, err) < 0 ? -1 : 0;
 }

@@ -14,7 +14,7 @@ int cmd_run(const struct global_opts *g, int argc, char **argv, struct shim_erro
 	_cleanup_close_ int master = -1;
 	int status = -1;
 
-	if (cmd_parse_create(g->root, argc, argv, &detach, &o, err) < 0)
+	if (cmd_parse_create(g, argc, argv, &detach, &o, err) < 0)
 		return -1;
 	if (!detach)
 		container_block_forwarded_signals();

@@ -317,3 +317,21 @@ $pid sleep" ]
 	[ "$status" -eq 143 ]
 	assert_nothing_left
 }
+
+@test "--systemd-cgroup where systemd does not run fails create, named, leaving nothing" {
+	[ "$(cat /proc/1/comm)" != systemd ]
+	setup_bundle sleep 1000
+	shim_detached --systemd-cgroup run -d -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "--systemd-cgroup: systemd is not reachable"
+	assert_nothing_left
+}
+
+@test "a slice:prefix:name cgroupsPath without --systemd-cgroup is refused, named" {
+	setup_bundle sleep 1000
+	update_config '.linux.cgroupsPath = "system.slice:shim:c1"'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has 'linux.cgroupsPath: "system.slice:shim:c1" is a systemd slice:prefix:name, which needs --systemd-cgroup'
+	assert_nothing_left
+}

@@ -72,7 +72,7 @@ ct_task_stopped() {
 }
 
 # podman as README's containers.conf sets it up (this build's path), with
-# its state here as pm's.
+# its state here as pm's; cgroupfs, as this guest has no systemd.
 pm_conf() {
 	sed -n '/^```toml podman-containers-conf$/,/^```$/p' "$TOP/README.md" | sed '1d;$d' |
 		sed "s|/usr/local/bin/shim|$SHIM_BIN|" > "$BATS_TEST_TMPDIR/containers.conf"
@@ -80,7 +80,8 @@ pm_conf() {
 		{ echo "README has no podman-containers-conf block naming shim"; return 1; }
 	CONTAINERS_CONF=$BATS_TEST_TMPDIR/containers.conf podman \
 		--root "$BATS_FILE_TMPDIR/podman/root" --runroot /run/shim-engines-podman \
-		--storage-driver vfs --events-backend file --log-level=error "$@"
+		--storage-driver vfs --events-backend file --cgroup-manager cgroupfs \
+		--log-level=error "$@"
 }
 
 @test "podman takes shim from containers.conf as README writes it" {
