@@ -352,14 +352,9 @@ static int make_systemd_cgroup(const struct create_opts *o, const struct oci_spe
 static void stop_systemd_unit(int dir_fd, const char *id)
 {
 	struct shim_error err = { 0 };
-	_cleanup_close_ int fd = -1;
-	_cleanup_free_ char *unit = NULL;
+	_cleanup_free_ char *unit = store_read_record(dir_fd, STORE_SYSTEMD_UNIT, NAME_MAX + 1, &err);
 	char text[1200];
 
-	if (dir_fd >= 0)
-		fd = openat(dir_fd, STORE_SYSTEMD_UNIT, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd >= 0)
-		unit = read_small_fd(fd, STORE_SYSTEMD_UNIT, NAME_MAX + 1, NULL, &err);
 	if (unit && *unit && systemd_unit_stop(unit, &err) < 0)
 		log_warn("container %s: %s", id, shim_error_text(&err, text, sizeof(text)));
 }
@@ -400,14 +395,10 @@ static void rdt_remove_made(const struct oci_intel_rdt *rdt, const char *id)
 static void remove_rdt_group(int dir_fd, const char *id)
 {
 	struct shim_error err = { 0 };
-	_cleanup_close_ int fd = -1, root = -1;
-	_cleanup_free_ char *name = NULL;
+	_cleanup_close_ int root = -1;
+	_cleanup_free_ char *name = store_read_record(dir_fd, STORE_RESCTRL, NAME_MAX + 1, &err);
 	char text[1200];
 
-	if (dir_fd >= 0)
-		fd = openat(dir_fd, STORE_RESCTRL, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd >= 0)
-		name = read_small_fd(fd, STORE_RESCTRL, NAME_MAX + 1, NULL, &err);
 	if (!name || !*name || strchr(name, '/') || strcmp(name, "..") == 0)
 		return;
 	root = resctrl_open_root(&err);
@@ -836,13 +827,8 @@ int container_delete(const char *root, struct container *c, bool force, struct s
 
 int container_remove_broken(const char *root, const char *id, struct shim_error *err)
 {
-	_cleanup_close_ int dir = store_open(root, id, NULL), fd = -1;
-	_cleanup_free_ char *rel = NULL;
-
-	if (dir >= 0)
-		fd = openat(dir, STORE_CGROUP, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd >= 0)
-		rel = read_small_fd(fd, STORE_CGROUP, PATH_MAX, NULL, NULL);
+	_cleanup_close_ int dir = store_open(root, id, NULL);
+	_cleanup_free_ char *rel = store_read_record(dir, STORE_CGROUP, PATH_MAX, NULL);
 	/* what is left in its cgroup (the init among it) dies with it */
 	if (rel && rel[0] == '/' && !strstr(rel, "..") && cgroup_destroy(rel, err) < 0)
 		return shim_error_wrap(err, "container %s", id);

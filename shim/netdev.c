@@ -316,16 +316,17 @@ static int give_back(const struct lent *l, const struct move *out, struct shim_e
 
 static int give_all_back(int dir_fd, int ns, struct shim_error *err)
 {
-	_cleanup_close_ int list = -1, host_ns = -1, host_nl = -1, ctr_nl = -1;
+	_cleanup_close_ int host_ns = -1, host_nl = -1, ctr_nl = -1;
 	_cleanup_free_ char *text = NULL;
 	struct move out;
 	char *save = NULL;
 	int r = 0;
 
-	list = openat(dir_fd, STORE_NETDEV, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (list < 0)
-		return errno == ENOENT ? 0 : shim_fail_errno(err, "open %s", STORE_NETDEV);
-	text = read_small_fd(list, STORE_NETDEV, 1 << 20, NULL, err);
+	text = store_read_record(dir_fd, STORE_NETDEV, 1 << 20, err);
+	if (!text && err->errnum == ENOENT) {
+		*err = (struct shim_error){ 0 };
+		return 0;
+	}
 	if (!text || (host_ns = procfs_open_self_ns("net", err)) < 0 ||
 	    (host_nl = nl_open(err)) < 0 || (ctr_nl = nl_open_in(ns, err)) < 0)
 		return shim_error_wrap(err, "linux.netDevices");

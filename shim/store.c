@@ -104,6 +104,22 @@ int write_file_at(int dir_fd, const char *name, const char *text, struct shim_er
 	return 0;
 }
 
+char *store_read_record(int dir_fd, const char *name, size_t max, struct shim_error *err)
+{
+	_cleanup_close_ int fd = -1;
+
+	if (dir_fd < 0) {
+		shim_fail(err, ENOENT, "%s: no state folder", name);
+		return NULL;
+	}
+	fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		shim_fail_errno(err, "open %s", name);
+		return NULL;
+	}
+	return read_small_fd(fd, name, max, NULL, err);
+}
+
 int write_file_atomic_at(int dir_fd, const char *name, const char *text, struct shim_error *err)
 {
 	char tmp[NAME_MAX + 1];

@@ -49,6 +49,11 @@ int write_file_atomic(const char *path, const char *text, struct shim_error *err
 /* A new file dir_fd/name (O_EXCL | O_NOFOLLOW), without fsync. */
 int write_file_at(int dir_fd, const char *name, const char *text, struct shim_error *err);
 
+/* A record the folder holds (dir_fd/name, a regular file of at most max
+ * bytes, never followed), NUL-terminated; NULL with err filled when it
+ * cannot be read, err->errnum ENOENT when there is none (or no dir_fd). */
+char *store_read_record(int dir_fd, const char *name, size_t max, struct shim_error *err);
+
 /* An fd holding the folder's exclusive flock (never waits): create keeps
  * it until the init is ready, delete while it removes. -1 with err filled;
  * err->errnum is EWOULDBLOCK when somebody holds it. */

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "oci/state.h"
@@ -224,6 +225,31 @@ TEST(a_pid_with_another_start_time_is_not_opened)
 	return 0;
 }
 
+TEST(a_state_record_is_read_but_never_through_a_link_or_fifo)
+{
+	char dir[] = "/tmp/shim-record-XXXXXX";
+	int fd;
+	char *text;
+
+	CHECK(mkdtemp(dir) != NULL);
+	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	CHECK(fd >= 0);
+	CHECK(write_file_at(fd, "cgroup", "/shim/c1", &err) == 0);
+	CHECK(symlinkat("/etc/hostname", fd, "link") == 0);
+	CHECK(mkfifoat(fd, "fifo", 0600) == 0);
+	text = store_read_record(fd, "cgroup", 64, &err);
+	CHECK_STR(text, "/shim/c1");
+	free(text);
+	CHECK(store_read_record(fd, "absent", 64, &err) == NULL && err.errnum == ENOENT);
+	CHECK(store_read_record(-1, "cgroup", 64, &err) == NULL && err.errnum == ENOENT);
+	CHECK(store_read_record(fd, "link", 64, &err) == NULL && err.errnum == ELOOP);
+	CHECK(store_read_record(fd, "fifo", 64, &err) == NULL);
+	CHECK(store_read_record(fd, "cgroup", 4, &err) == NULL);
+	close(fd);
+	CHECK(remove_tree_at(AT_FDCWD, dir, &err) == 0);
+	return 0;
+}
+
 int main(void)
 {
 	TAP_START();
@@ -243,5 +269,6 @@ int main(void)
 	RUN(preserved_fds_must_be_open);
 	RUN(start_time_of_self_is_stable);
 	RUN(a_pid_with_another_start_time_is_not_opened);
+	RUN(a_state_record_is_read_but_never_through_a_link_or_fifo);
 	TAP_DONE();
 }
