@@ -154,7 +154,12 @@ static int recv_all(int fd, void *data, size_t n)
 	return 0;
 }
 
-/* The SASL exchange: EXTERNAL, as our uid in hex of its decimal text. */
+/* The SASL exchange: EXTERNAL, as our uid in hex of its decimal text.
+ * BEGIN goes with AUTH, before the server's OK is read, as sd-bus's own
+ * clients send it: systemd (252) reads the auth lines and what follows
+ * them together, and a call sent right after a BEGIN of its own could sit
+ * in its buffer unanswered (seen: 25 s timeouts on StopUnit). The first
+ * call then leaves only after the OK, in a read of its own. */
 static int authenticate(int fd, struct shim_error *err)
 {
 	char uid[16], line[128] = "AUTH EXTERNAL ", reply[256];
@@ -163,7 +168,7 @@ static int authenticate(int fd, struct shim_error *err)
 	snprintf(uid, sizeof(uid), "%u", (unsigned)getuid());
 	for (const char *c = uid; *c; c++)
 		snprintf(line + strlen(line), sizeof(line) - strlen(line), "%02x", *c);
-	strcat(line, "\r\n");
+	strcat(line, "\r\nBEGIN\r\n");
 	if (send_all(fd, "", 1) < 0 || send_all(fd, line, strlen(line)) < 0)
 		return shim_fail_errno(err, "D-Bus: authenticating");
 	while (n < sizeof(reply) - 1) {
@@ -176,8 +181,6 @@ static int authenticate(int fd, struct shim_error *err)
 	if (strncmp(reply, "OK ", 3) != 0)
 		return shim_fail(err, EACCES, "D-Bus: authentication refused (%.*s)",
 				 (int)strcspn(reply, "\r\n"), reply);
-	if (send_all(fd, "BEGIN\r\n", 7) < 0)
-		return shim_fail_errno(err, "D-Bus: authenticating");
 	return 0;
 }
 
