@@ -21,8 +21,7 @@ dk() {
 
 # The daemon.json lines README gives, with this build's path.
 write_daemon_json() {
-	sed -n '/^```json docker-daemon$/,/^```$/p' "$TOP/README.md" | sed '1d;$d' |
-		sed "s|/usr/local/bin/shim|$SHIM_BIN|" > "$1"
+	readme_block "json docker-daemon" > "$1"
 	jq -e '.runtimes.shim.path and ."default-runtime" == "shim"' "$1" >/dev/null ||
 		{ echo "README has no docker-daemon block with the shim runtime"; return 1; }
 }

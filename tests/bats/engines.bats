@@ -74,8 +74,7 @@ ct_task_stopped() {
 # podman as README's containers.conf sets it up (this build's path), with
 # its state here as pm's; cgroupfs, as this guest has no systemd.
 pm_conf() {
-	sed -n '/^```toml podman-containers-conf$/,/^```$/p' "$TOP/README.md" | sed '1d;$d' |
-		sed "s|/usr/local/bin/shim|$SHIM_BIN|" > "$BATS_TEST_TMPDIR/containers.conf"
+	readme_block "toml podman-containers-conf" > "$BATS_TEST_TMPDIR/containers.conf"
 	grep -q '^runtime = "shim"' "$BATS_TEST_TMPDIR/containers.conf" ||
 		{ echo "README has no podman-containers-conf block naming shim"; return 1; }
 	CONTAINERS_CONF=$BATS_TEST_TMPDIR/containers.conf podman \

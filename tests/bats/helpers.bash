@@ -164,6 +164,17 @@ no_process_with() {
 	done
 }
 
+# The README's fenced block opened by "```INFO" (say "toml
+# podman-containers-conf"), with this build's shim for /usr/local/bin/shim:
+# the configuration the README gives is the one the tests use. Fails when
+# README has no such block.
+readme_block() {
+	local text
+	text=$(sed -n "/^\`\`\`$1\$/,/^\`\`\`\$/p" "$TOP/README.md" | sed '1d;$d')
+	[ -n "$text" ] || { echo "README.md has no \`\`\`$1 block" >&2; return 1; }
+	printf '%s\n' "${text//\/usr\/local\/bin\/shim/$SHIM_BIN}"
+}
+
 # Whether container ID has the status (no output).
 status_is() {
 	[ "$(container_status "$1" 2>/dev/null)" = "$2" ]

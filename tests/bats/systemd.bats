@@ -121,8 +121,7 @@ unit_property() {
 
 @test "podman under systemd, as README's containers.conf sets it up: a scope per container" {
 	"$TOP/tests/payload/make-busybox-image" "$BATS_TEST_TMPDIR/layout" "$BATS_TEST_TMPDIR/bb.tar"
-	sed -n '/^```toml podman-containers-conf$/,/^```$/p' "$TOP/README.md" | sed '1d;$d' |
-		sed "s|/usr/local/bin/shim|$SHIM_BIN|" > "$BATS_TEST_TMPDIR/containers.conf"
+	readme_block "toml podman-containers-conf" > "$BATS_TEST_TMPDIR/containers.conf"
 	pm() {
 		CONTAINERS_CONF=$BATS_TEST_TMPDIR/containers.conf podman \
 			--root "$BATS_TEST_TMPDIR/podman" --runroot /run/shim-systemd-podman \
