@@ -79,6 +79,11 @@ void dbus_put_signature(struct dbus_buf *b, const char *sig)
 	put(b, sig, strlen(sig) + 1);
 }
 
+void dbus_put_bytes(struct dbus_buf *b, const void *p, size_t n)
+{
+	put(b, p, n);
+}
+
 struct dbus_array dbus_array_begin(struct dbus_buf *b, size_t elem_align)
 {
 	struct dbus_array a;

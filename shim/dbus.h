@@ -34,6 +34,7 @@ void dbus_put_u64(struct dbus_buf *b, uint64_t v);
 void dbus_put_bool(struct dbus_buf *b, bool v);
 void dbus_put_string(struct dbus_buf *b, const char *s);	/* 's' and 'o' */
 void dbus_put_signature(struct dbus_buf *b, const char *sig);	/* 'g', a variant's */
+void dbus_put_bytes(struct dbus_buf *b, const void *p, size_t n);	/* an ay's elements */
 /* An array: begin writes a length to fill and the padding to its first
  * element (even when it has none); end fills the length. */
 struct dbus_array {

@@ -12,8 +12,7 @@
 #define MAX_OLD_PROGS 64
 #define LOG_SIZE (1 << 20)
 
-/* What every container may use, after the config's rules (runc's list). */
-static const struct device_rule default_rules[] = {
+const struct device_rule devices_default_rules[] = {
 	{ true, 'c', -1, -1, DEV_ACC_MKNOD },	{ true, 'b', -1, -1, DEV_ACC_MKNOD },
 	{ true, 'c', 1, 3, ACC_ALL },		/* null */
 	{ true, 'c', 1, 5, ACC_ALL },		/* zero */
@@ -26,6 +25,7 @@ static const struct device_rule default_rules[] = {
 	{ true, 'c', 136, -1, ACC_ALL },	/* pts */
 	{ true, 'c', 10, 200, ACC_ALL },	/* net/tun */
 };
+const size_t devices_n_default = sizeof(devices_default_rules) / sizeof(devices_default_rules[0]);
 
 /* Registers: r2 access_type, r3 type, r4 access, r5 major, r6 minor, r7 scratch. */
 /* The registers are 4-bit fields: GCC's -Wconversion cannot see that a
@@ -83,13 +83,13 @@ static void emit_rule(const struct device_rule *r, struct bpf_insn *out, size_t 
 
 int devices_compile(const struct device_rule *rules, size_t n, struct bpf_insn *out, size_t max)
 {
-	const size_t n_default = sizeof(default_rules) / sizeof(default_rules[0]);
+	const size_t n_default = devices_n_default;
 	size_t need = 5 + 2, at = 0;
 
 	for (size_t i = 0; i < n; i++)
 		need += rule_length(&rules[i]);
 	for (size_t i = 0; i < n_default; i++)
-		need += rule_length(&default_rules[i]);
+		need += rule_length(&devices_default_rules[i]);
 	if (need > max)
 		return -1;
 	out[at++] = insn(BPF_LDX | BPF_W | BPF_MEM, 2, 1, 0, 0);	/* access_type */
@@ -103,7 +103,7 @@ int devices_compile(const struct device_rule *rules, size_t n, struct bpf_insn *
 	 * rule that matches everything ends the program: the verifier refuses
 	 * code after it as unreachable. */
 	for (size_t i = n_default; i-- > 0;)
-		emit_rule(&default_rules[i], out, &at);
+		emit_rule(&devices_default_rules[i], out, &at);
 	for (size_t i = n; i-- > 0;) {
 		emit_rule(&rules[i], out, &at);
 		if (rule_length(&rules[i]) == 2)

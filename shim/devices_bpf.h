@@ -17,6 +17,10 @@
 #include "oci/resources.h"
 #include "oci/error.h"
 
+/* What every container may use, after the config's rules (runc's list). */
+extern const struct device_rule devices_default_rules[];
+extern const size_t devices_n_default;
+
 /* Attach the program for rules to the cgroup folder, then detach the device
  * programs that were there before (so `update` replaces, never stacks). */
 int devices_attach(int cgroup_fd, const struct device_rule *rules, size_t n,

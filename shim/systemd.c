@@ -15,6 +15,7 @@
 #include "shim/log.h"
 #include "shim/pidfd.h"
 #include "shim/systemd.h"
+#include "shim/systemd_props.h"
 
 #define SYSTEMD_PATH "/org/freedesktop/systemd1"
 #define SYSTEMD_MANAGER "org.freedesktop.systemd1.Manager"
@@ -62,20 +63,6 @@ int systemd_scope_names(const char *cgroups_path, const char *id, struct systemd
 	return 0;
 }
 
-/* "max" is systemd's infinity. */
-static uint64_t value_of(const char *v)
-{
-	return strcmp(v, "max") == 0 ? UINT64_MAX : strtoull(v, NULL, 10);
-}
-
-static void property_t(struct dbus_buf *b, const char *name, uint64_t v)
-{
-	dbus_struct_begin(b);
-	dbus_put_string(b, name);
-	dbus_put_signature(b, "t");
-	dbus_put_u64(b, v);
-}
-
 static void property_s(struct dbus_buf *b, const char *name, const char *v)
 {
 	dbus_struct_begin(b);
@@ -90,34 +77,6 @@ static void property_b(struct dbus_buf *b, const char *name, bool v)
 	dbus_put_string(b, name);
 	dbus_put_signature(b, "b");
 	dbus_put_bool(b, v);
-}
-
-/* The resources systemd has properties for, as they are written to the
- * cgroup files (shim/cgroup.c writes the files too, and the rest). */
-static void resource_properties(struct dbus_buf *b, const struct oci_resources *r)
-{
-	static const struct { const char *file, *property; } same[] = {
-		{ "memory.max", "MemoryMax" }, { "memory.low", "MemoryLow" },
-		{ "memory.swap.max", "MemorySwapMax" }, { "pids.max", "TasksMax" },
-		{ "cpu.weight", "CPUWeight" },
-	};
-	const struct cgroup_setting *s;
-
-	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++)
-		if ((s = oci_resources_find(r, same[i].file)))
-			property_t(b, same[i].property, value_of(s->value));
-	if ((s = oci_resources_find(r, "cpu.max"))) {
-		char quota[32] = "";
-		unsigned long long period = 100000;
-
-		sscanf(s->value, "%31s %llu", quota, &period);
-		property_t(b, "CPUQuotaPeriodUSec", period);
-		property_t(b, "CPUQuotaPerSecUSec", strcmp(quota, "max") == 0 || period == 0
-							    ? UINT64_MAX
-							    : value_of(quota) * 1000000 / period);
-	}
-	if ((s = oci_resources_find(r, "io.weight")) && strncmp(s->value, "default ", 8) == 0)
-		property_t(b, "IOWeight", value_of(s->value + 8));
 }
 
 static int start_unit(int bus, const struct systemd_scope *s, const char *description,
@@ -140,7 +99,7 @@ static int start_unit(int bus, const struct systemd_scope *s, const char *descri
 	pids = dbus_array_begin(&b, 4);
 	dbus_put_u32(&b, (uint32_t)s->holder);
 	dbus_array_end(&b, pids);
-	resource_properties(&b, r);
+	systemd_resource_properties(&b, r);
 	dbus_array_end(&b, props);
 	aux = dbus_array_begin(&b, 8);
 	dbus_array_end(&b, aux);
@@ -208,6 +167,29 @@ void systemd_scope_drop_holder(struct systemd_scope *s)
 		pidfd_kill_and_reap(s->holder_pidfd);
 	s->holder_pidfd = -1;
 	s->holder = 0;
+}
+
+int systemd_unit_update(const char *unit, const struct oci_resources *r, struct shim_error *err)
+{
+	_cleanup_close_ int bus = connect_systemd(err);
+	struct dbus_buf b = { 0 };
+	struct dbus_array props;
+	int ret;
+
+	if (bus < 0)
+		return -1;
+	dbus_put_string(&b, unit);
+	dbus_put_bool(&b, true);	/* runtime: gone with the unit */
+	props = dbus_array_begin(&b, 8);
+	systemd_resource_properties(&b, r);
+	dbus_array_end(&b, props);
+	ret = dbus_call(bus, SYSTEMD_PATH, SYSTEMD_MANAGER, "SetUnitProperties", "sba(sv)", &b,
+			NULL, err);
+	dbus_buf_free(&b);
+	if (ret < 0)
+		return shim_error_wrap(err, "--systemd-cgroup: setting the properties of %s", unit);
+	log_debug("systemd: %s has the new resources as properties", unit);
+	return 0;
 }
 
 /* A Manager method taking the unit (and a job mode): 0, 1 when there is

@@ -47,6 +47,9 @@ int systemd_scope_start(struct systemd_scope *s, const char *description,
 /* Kill and reap the holder (idempotent). */
 void systemd_scope_drop_holder(struct systemd_scope *s);
 
+/* Set the resources systemd has properties for on the unit (update). */
+int systemd_unit_update(const char *unit, const struct oci_resources *r, struct shim_error *err);
+
 /* Stop the unit; one that is gone already is fine. */
 int systemd_unit_stop(const char *unit, struct shim_error *err);
 

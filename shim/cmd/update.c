@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@
 #include "shim/cgroup.h"
 #include "shim/cmd/cmd.h"
 #include "shim/fsutil.h"
+#include "shim/store.h"
+#include "shim/systemd.h"
 
 #define MAX_RESOURCES_JSON (1 << 20)
 
@@ -140,6 +143,20 @@ static int keep_listed_devices(const struct container *c, struct oci_resources *
 	return rc;
 }
 
+/* With the systemd driver, the unit's properties change first, as runc
+ * does: a daemon-reload would otherwise put the old limits back. */
+static int update_unit(const struct container *c, const struct oci_resources *r,
+		       struct shim_error *err)
+{
+	struct shim_error none = { 0 };
+	_cleanup_free_ char *unit = store_read_record(c->dir_fd, STORE_SYSTEMD_UNIT, NAME_MAX + 1,
+						      &none);
+
+	if (!unit)
+		return none.errnum == ENOENT ? 0 : shim_fail(err, none.errnum, "update: %s", none.msg);
+	return systemd_unit_update(unit, r, err);
+}
+
 int cmd_update(const struct global_opts *g, int argc, char **argv, struct shim_error *err)
 {
 	struct oci_resources r;
@@ -160,7 +177,7 @@ int cmd_update(const struct global_opts *g, int argc, char **argv, struct shim_e
 	else if (c.cgroup_fd < 0)
 		shim_fail(err, 0, "update: container %s has no cgroup (limits need cgroup v2)", id);
 	else if (check_before_update(c.cgroup_fd, &r, err) == 0 &&
-		 keep_listed_devices(&c, &r, err) == 0)
+		 keep_listed_devices(&c, &r, err) == 0 && update_unit(&c, &r, err) == 0)
 		rc = cgroup_apply(c.cgroup_fd, c.state->cgroup_path, &r, err);
 	container_release(&c);
 	oci_resources_release(&r);

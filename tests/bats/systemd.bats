@@ -51,6 +51,52 @@ unit_property() {
 	assert_nothing_left
 }
 
+@test "--systemd-cgroup: CPUs, memory nodes and device rules are unit properties too" {
+	update_config '.linux.resources.cpu = {"cpus": "0", "mems": "0"}'
+	shim_detached --systemd-cgroup run -d -b "$BUNDLE" c1
+	assert_success
+	[ "$(unit_property shim-c1.scope AllowedCPUs)" = 0 ]
+	[ "$(unit_property shim-c1.scope AllowedMemoryNodes)" = 0 ]
+	[ "$(unit_property shim-c1.scope DevicePolicy)" = strict ]
+	# the config's deny-all, then the devices every container gets
+	run unit_property shim-c1.scope DeviceAllow
+	assert_output_has "/dev/char/1:3 rwm"
+	assert_output_has "char-pts rwm"
+	assert_output_has "char-* m"
+	run shim exec c1 sh -c 'echo x > /dev/null && echo ok'
+	assert_output "ok"
+}
+
+@test "--systemd-cgroup: after a daemon-reload, the limits and devices are still the config's" {
+	update_config '.linux.resources.memory = {"limit": 67108864}'
+	shim_detached --systemd-cgroup run -d -b "$BUNDLE" c1
+	assert_success
+	run shim update --memory 134217728 c1
+	assert_success
+	[ "$(unit_property shim-c1.scope MemoryMax)" = 134217728 ]
+	# systemd applies a unit's properties again: they must be update's
+	systemctl daemon-reload
+	[ "$(cat /sys/fs/cgroup/system.slice/shim-c1.scope/memory.max)" = 134217728 ]
+	run shim exec c1 sh -c 'echo x > /dev/null && head -c 4 /dev/urandom | wc -c'
+	assert_output "4"
+	run shim exec c1 sh -c 'mknod /dev/sda-test b 8 0 && head -c 1 /dev/sda-test'
+	assert_failure
+	assert_output_has "Operation not permitted"
+}
+
+@test "--systemd-cgroup: device rules systemd cannot say give the unit no device policy" {
+	# a deny after the allows: systemd has allow lists only
+	update_config '.linux.resources.devices += [{"allow": false, "type": "c", "major": 1,
+		"minor": 7, "access": "rwm"}] | .linux.devices = [{"path": "/dev/fuse", "type": "c",
+		"major": 10, "minor": 229, "fileMode": 438}]'
+	shim_detached --systemd-cgroup run -d -b "$BUNDLE" c1
+	assert_success
+	[ "$(unit_property shim-c1.scope DevicePolicy)" = auto ]
+	[ -z "$(unit_property shim-c1.scope DeviceAllow)" ]
+	run shim exec c1 sh -c 'echo x > /dev/null && echo ok'
+	assert_output "ok"
+}
+
 @test "--systemd-cgroup: slice:prefix:name names the slice and the scope" {
 	update_config '.linux.cgroupsPath = "machine.slice:pfx:box"'
 	shim_detached --systemd-cgroup run -d -b "$BUNDLE" c1

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "shim/dbus.h"
+#include "shim/devices_bpf.h"
 #include "shim/systemd.h"
+#include "shim/systemd_props.h"
 #include "tests/unit/tap.h"
 
 static struct shim_error err;
@@ -98,6 +100,88 @@ TEST(systemd_unreachable_is_named)
 	return 0;
 }
 
+static const char proc_devices[] =
+	"Character devices:\n  1 mem\n  4 /dev/vc/0\n  5 /dev/tty\n136 pts\n226 drm\n"
+	"\nBlock devices:\n  7 loop\n  8 sd\n";
+
+#define ACC_RWM (DEV_ACC_READ | DEV_ACC_WRITE | DEV_ACC_MKNOD)
+
+/* The entries for rules, "node access" joined by ", " in text. */
+static int allow_text(const struct device_rule *rules, size_t n, char *text, size_t size)
+{
+	struct systemd_device out[64];
+	size_t got, at = 0;
+
+	text[0] = '\0';
+	if (systemd_device_allow(rules, n, proc_devices, out, &got) != 1)
+		return 0;
+	for (size_t i = 0; i < got; i++)
+		at += (size_t)snprintf(text + at, size - at, "%s%s %s", i ? ", " : "", out[i].node,
+				       out[i].access);
+	return 1;
+}
+
+TEST(device_rules_after_deny_all_become_a_strict_allow_list)
+{
+	const struct device_rule rules[] = {
+		{ true, 'c', 1, 3, ACC_RWM },		/* before the deny: gone */
+		{ false, 'a', -1, -1, ACC_RWM },
+		{ true, 'c', 226, -1, DEV_ACC_READ | DEV_ACC_WRITE },
+		{ true, 'b', 8, 0, DEV_ACC_READ },
+	};
+	char text[2048];
+
+	CHECK(allow_text(rules, 4, text, sizeof(text)) == 1);
+	/* the config's, then the defaults every container gets */
+	CHECK(strncmp(text, "char-drm rw, /dev/block/8:0 r, char-* m, block-* m, "
+			    "/dev/char/1:3 rwm, ", 69) == 0);
+	CHECK(strstr(text, "char-pts rwm, /dev/char/10:200 rwm"));
+	return 0;
+}
+
+TEST(device_rules_systemd_cannot_say_leave_it_no_policy)
+{
+	const struct device_rule deny_after_allow[] = {
+		{ false, 'a', -1, -1, ACC_RWM }, { true, 'c', 1, -1, ACC_RWM },
+		{ false, 'c', 1, 3, ACC_RWM },
+	};
+	const struct device_rule unknown_major[] = {
+		{ false, 'a', -1, -1, ACC_RWM }, { true, 'c', 99, -1, ACC_RWM },
+	};
+	const struct device_rule a_name_with_a_slash[] = {
+		{ false, 'a', -1, -1, ACC_RWM }, { true, 'c', 4, -1, ACC_RWM },
+	};
+	const struct device_rule allow_all[] = { { true, 'a', -1, -1, ACC_RWM } };
+	char text[2048];
+
+	CHECK(allow_text(deny_after_allow, 3, text, sizeof(text)) == 0);
+	CHECK(allow_text(unknown_major, 2, text, sizeof(text)) == 0);
+	CHECK(allow_text(a_name_with_a_slash, 2, text, sizeof(text)) == 0);
+	CHECK(allow_text(allow_all, 1, text, sizeof(text)) == 0);
+	return 0;
+}
+
+TEST(allowed_cpus_and_io_limits_are_unit_properties)
+{
+	struct oci_resources r = { 0 };
+	struct dbus_buf b = { 0 };
+	static const uint8_t cpus[] = { 11, 0, 0, 0, 'A', 'l', 'l', 'o', 'w', 'e', 'd', 'C', 'P',
+					'U', 's', 0, 2, 'a', 'y', 0, 2, 0, 0, 0, 0x0d, 0x02 };
+	int found;
+
+	CHECK(oci_resources_add(&r, "cpuset.cpus", "0,2-3,9", "x", &err) == 0);
+	CHECK(oci_resources_add(&r, "io.max", "8:0 rbps=1048576", "x", &err) == 0);
+	systemd_resource_properties(&b, &r);
+	/* AllowedCPUs: ay of 2 bytes, CPUs 0, 2, 3 then 9 */
+	found = !b.failed && b.len > sizeof(cpus) && memcmp(b.p, cpus, sizeof(cpus)) == 0;
+	found = found && memmem(b.p, b.len, "IOReadBandwidthMax", 18) &&
+		memmem(b.p, b.len, "/dev/block/8:0", 14);
+	dbus_buf_free(&b);
+	oci_resources_release(&r);
+	CHECK(found);
+	return 0;
+}
+
 int main(void)
 {
 	TAP_START();
@@ -107,5 +191,8 @@ int main(void)
 	RUN(a_body_is_marshalled_little_endian_and_aligned);
 	RUN(an_array_length_counts_its_elements_not_the_padding);
 	RUN(systemd_unreachable_is_named);
+	RUN(device_rules_after_deny_all_become_a_strict_allow_list);
+	RUN(device_rules_systemd_cannot_say_leave_it_no_policy);
+	RUN(allowed_cpus_and_io_limits_are_unit_properties);
 	TAP_DONE();
 }
