@@ -125,6 +125,7 @@ static int parse_cpu(yajl_val c, const char *path, struct oci_resources *r,
 	uint64_t shares, period = DEFAULT_CPU_PERIOD, burst;
 	int64_t quota = -1, idle;
 	int got, got_quota, got_period;
+	bool has_period;
 
 	snprintf(where, sizeof(where), "%s.cpu", path);
 	if ((got = json_get_u64(c, "shares", where, 262144, &shares, err)) < 0 ||
@@ -134,8 +135,14 @@ static int parse_cpu(yajl_val c, const char *path, struct oci_resources *r,
 				      err)) < 0 ||
 	    (got_period = json_get_u64(c, "period", where, 1000000, &period, err)) < 0)
 		return -1;
-	if (got_quota == 0 || got_period == 0) {
-		if (quota >= 0)
+	/* as runc: a period of 0 is none (the default), a quota of 0 or -1 is
+	 * none ("max"); a quota of 0 with no period sets nothing (docker's
+	 * update sends both as 0 when it changes something else) */
+	has_period = got_period == 0 && period != 0;
+	if (!has_period)
+		period = DEFAULT_CPU_PERIOD;
+	if ((got_quota == 0 && quota != 0) || has_period) {
+		if (quota > 0)
 			snprintf(text, sizeof(text), "%" PRId64 " %" PRIu64, quota, period);
 		else
 			snprintf(text, sizeof(text), "max %" PRIu64, period);

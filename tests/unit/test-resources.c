@@ -146,6 +146,20 @@ TEST(cpu_shares_quota_and_cpuset_map_to_v2_files)
 	return 0;
 }
 
+TEST(a_cpu_quota_and_period_of_zero_set_nothing_as_with_runc)
+{
+	/* docker update sends them so when it changes something else */
+	CHECK(parse("{\"cpu\":{\"quota\":0,\"period\":0,\"shares\":1024}}") == 0);
+	CHECK(value_of("cpu.max") == NULL);
+	CHECK(parse("{\"cpu\":{\"quota\":0,\"period\":50000}}") == 0);
+	CHECK_STR(value_of("cpu.max"), "max 50000");
+	CHECK(parse("{\"cpu\":{\"quota\":-1}}") == 0);
+	CHECK_STR(value_of("cpu.max"), "max 100000");
+	CHECK(parse("{\"cpu\":{\"quota\":20000,\"period\":0}}") == 0);
+	CHECK_STR(value_of("cpu.max"), "20000 100000");
+	return 0;
+}
+
 TEST(pids_limit_zero_or_negative_means_max)
 {
 	CHECK(parse("{\"pids\":{\"limit\":42}}") == 0);
@@ -304,6 +318,7 @@ int main(void)
 	RUN(memory_limits_become_memory_max_low_and_swap_max);
 	RUN(a_swap_limit_below_the_memory_limit_is_refused);
 	RUN(cpu_shares_quota_and_cpuset_map_to_v2_files);
+	RUN(a_cpu_quota_and_period_of_zero_set_nothing_as_with_runc);
 	RUN(pids_limit_zero_or_negative_means_max);
 	RUN(block_io_weight_and_throttles_map_to_io_files);
 	RUN(hugepage_limits_and_unified_entries_pass_through);
