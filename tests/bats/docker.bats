@@ -8,76 +8,22 @@
 # every test ends with nothing of its container left.
 
 load helpers
-
-DOCKER_SOCK=/run/shim-docker/docker.sock
-# where docker's runc v2 shim keeps its runtime's state (runc's --root)
-DOCKER_RUNTIME_ROOT=/run/shim-docker/runtime-runc/moby
-IMAGE=localhost/busybox:latest
-
-# Debian's client, not whatever else is on PATH.
-dk() {
-	/usr/bin/docker -H "unix://$DOCKER_SOCK" "$@"
-}
-
-# The daemon.json lines README gives, with this build's path.
-write_daemon_json() {
-	readme_block "json docker-daemon" > "$1"
-	jq -e '.runtimes.shim.path and ."default-runtime" == "shim"' "$1" >/dev/null ||
-		{ echo "README has no docker-daemon block with the shim runtime"; return 1; }
-}
+load docker
 
 setup_file() {
-	[ -n "${SHIM_KERNEL_RELEASE:-}" ] && [ -x /usr/bin/docker ] && command -v dockerd >/dev/null ||
-		return 0
-	local dir=$BATS_FILE_TMPDIR/docker
-	mkdir -p "$dir"
-	write_daemon_json "$dir/daemon.json"
-	dockerd --config-file "$dir/daemon.json" --data-root "$dir/root" \
-		--exec-root /run/shim-docker --pidfile /run/shim-docker.pid \
-		-H "unix://$DOCKER_SOCK" --bridge none --iptables=false --ip6tables=false \
-		--storage-driver vfs --exec-opt native.cgroupdriver=cgroupfs \
-		> "$dir/log" 2>&1 < /dev/null 3>&- &
-	echo $! > "$dir/pid"
-	retry 300 0.2 dk version >/dev/null 2>&1 ||
-		{ echo "dockerd did not start:"; cat "$dir/log"; return 1; }
-	"$TOP/tests/payload/make-busybox-image" "$dir/layout" "$dir/busybox.tar"
-	dk load -q -i "$dir/busybox.tar"
+	start_dockerd cgroupfs
 }
 
 teardown_file() {
-	local pidfile=$BATS_FILE_TMPDIR/docker/pid
-	[ -f "$pidfile" ] || return 0
-	kill "$(cat "$pidfile")" 2>/dev/null || true
-	retry 150 0.2 sh -c '! kill -0 "$1" 2>/dev/null' - "$(cat "$pidfile")" || true
+	stop_dockerd
 }
 
 setup() {
-	require_guest
-	[ -x /usr/bin/docker ] && command -v dockerd >/dev/null ||
-		skip "docker.io is not installed (tests/install-deps)"
-	MOUNTS_BEFORE=$(wc -l < /proc/self/mountinfo)
+	require_docker
 }
 
 teardown() {
 	dk rm -f -v $(dk ps -aq) >/dev/null 2>&1 || true
-}
-
-# docker run --rm through shim, off the network.
-drun() {
-	dk run --rm --network none "$@"
-}
-
-# Nothing of the test's containers: docker lists none, shim keeps no state
-# for them, no process of theirs or of their containerd shims, no mount.
-assert_docker_clean() {
-	run dk ps -aq
-	assert_output ""
-	[ -z "$(ls -A "$DOCKER_RUNTIME_ROOT" 2>/dev/null)" ] ||
-		{ echo "shim state left: $(ls -A "$DOCKER_RUNTIME_ROOT")"; return 1; }
-	# a containerd shim exits just after docker has removed its container
-	retry 50 0.2 no_process_with "sleep 1000" containerd-shim
-	[ "$(wc -l < /proc/self/mountinfo)" -eq "$MOUNTS_BEFORE" ] ||
-		{ echo "mounts changed"; return 1; }
 }
 
 @test "docker names shim as its default runtime, as README configures it" {
@@ -128,6 +74,17 @@ sleep 1000 "
 	assert_success
 	# (the client may warn first that the guest has no swap accounting)
 	[ "${lines[-1]}" = 67108864 ] || { show_run; false; }
+	assert_docker_clean
+}
+
+@test "docker update changes a running container's limits through shim update" {
+	dk run -d --network none --name c1 --memory 64m "$IMAGE" sleep 1000 >/dev/null
+	run dk update --memory 128m --memory-swap -1 --pids-limit 30 c1
+	assert_success
+	run dk exec c1 cat /sys/fs/cgroup/memory.max /sys/fs/cgroup/pids.max
+	assert_output "134217728
+30"
+	dk rm -f c1 >/dev/null
 	assert_docker_clean
 }
 
