@@ -20,6 +20,7 @@
 #include "shim/bundle.h"
 #include "shim/caps.h"
 #include "shim/cgroup.h"
+#include "shim/cgroup_v1.h"
 #include "shim/bind_sources.h"
 #include "oci/cleanup.h"
 #include "shim/clone.h"
@@ -59,6 +60,7 @@ struct create_ctx {
 	int cgroup_fd;		/* the cgroup the init is cloned into, or -1 */
 	const char *cgroup_rel;	/* its path below /sys/fs/cgroup, or "" */
 	int rdt_group;		/* linux.intelRdt: the resctrl group, or -1 */
+	int devices_v1;		/* a cgroup v1 host: the devices folder, or -1 */
 	struct systemd_scope *scope;	/* --systemd-cgroup: its holder goes after the clone */
 };
 
@@ -170,6 +172,10 @@ static int after_clone(struct spawn *sp, const struct create_ctx *cc, int *maste
 
 	/* the init is in the scope: it no longer needs a holder */
 	systemd_scope_drop_holder(cc->scope);
+	/* a cgroup v1 host: into the devices folder, long before the init can
+	 * run the container's command (it waits for start) */
+	if (cc->devices_v1 >= 0 && cgroup_v1_enter(cc->devices_v1, sp->pid, err) < 0)
+		return -1;
 	if (cc->rdt_group >= 0 && resctrl_add_task(cc->rdt_group, sp->pid, err) < 0)
 		return -1;
 	if (runtime_hooks(sp->runtime_sync, o, b, sp->pid, err) < 0 ||
@@ -304,10 +310,15 @@ static int make_cgroup(const struct create_opts *o, const struct oci_spec *s, ch
 	*fd = -1;
 	rel[0] = '\0';
 	if (!cgroup2_mounted()) {
-		if (s->cgroups_path || s->resources.n_settings)
-			return shim_fail(err, ENOTSUP, "%s: needs cgroup v2 mounted at %s (cgroup v1 is "
-					 "not supported)", s->resources.n_settings
-					 ? s->resources.settings[0].json_path : "linux.cgroupsPath", CGROUP_ROOT);
+		if (s->resources.n_settings)
+			return shim_fail(err, ENOTSUP, "%s: needs cgroup v2 mounted at %s (on a cgroup "
+					 "v1 host shim applies device rules only)",
+					 s->resources.settings[0].json_path, CGROUP_ROOT);
+		if (cgroup_v1_devices_mounted())
+			return 0;	/* the devices folder: make_devices_v1 */
+		if (s->cgroups_path)
+			return shim_fail(err, ENOTSUP, "linux.cgroupsPath: needs cgroup v2 mounted at "
+					 "%s or a cgroup v1 devices hierarchy", CGROUP_ROOT);
 		log_warn("no cgroup v2 at %s: container %s runs without a cgroup%s", CGROUP_ROOT,
 			 o->id, s->resources.has_devices ? " and its device rules are not applied" : "");
 		return 0;
@@ -321,6 +332,37 @@ static int make_cgroup(const struct create_opts *o, const struct oci_spec *s, ch
 	if (*fd < 0)
 		rel[0] = '\0';
 	return *fd < 0 ? -1 : 0;
+}
+
+/* A cgroup v1 host: the device rules through a devices folder, recorded
+ * in ROOT/ID/devices-cgroup for delete (shim/cgroup_v1.h). */
+static int make_devices_v1(const struct create_opts *o, const struct oci_spec *s, int dir_fd,
+			   int *fd, struct shim_error *err)
+{
+	char rel[PATH_MAX];
+
+	*fd = -1;
+	if (o->systemd_cgroup || cgroup2_mounted() || !cgroup_v1_devices_mounted())
+		return 0;
+	if (cgroup_v1_devices_resolve(s->cgroups_path, o->id, rel, sizeof(rel), err) < 0 ||
+	    write_file_at(dir_fd, STORE_DEVICES_CGROUP, rel, err) < 0)
+		return -1;
+	*fd = cgroup_v1_devices_create(rel, &s->resources, err);
+	return *fd < 0 ? -1 : 0;
+}
+
+/* The devices folder ROOT/ID/devices-cgroup names goes; a failure is only
+ * said. */
+static void remove_devices_v1(int dir_fd, const char *id)
+{
+	struct shim_error err = { 0 };
+	_cleanup_free_ char *rel = store_read_record(dir_fd, STORE_DEVICES_CGROUP, PATH_MAX, &err);
+	char text[1200];
+
+	if (!rel || rel[0] != '/' || strstr(rel, ".."))
+		return;
+	if (cgroup_v1_devices_destroy(rel, &err) < 0)
+		log_warn("container %s: %s", id, shim_error_text(&err, text, sizeof(text)));
 }
 
 /* --systemd-cgroup: the container's cgroup is a transient scope, started
@@ -456,6 +498,7 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 {
 	struct bundle b = { 0 };
 	_cleanup_close_ int dir_fd = -1, lock_fd = -1, cgroup_fd = -1, rdt_group = -1;
+	_cleanup_close_ int devices_v1 = -1;
 	char cgroup_rel[PATH_MAX] = "";
 	struct create_ctx cc;
 	int pidfd = -1;
@@ -502,7 +545,8 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 	if (cgroup_rel[0])
 		log_debug("cgroup %s: %zu settings written%s", cgroup_rel, b.spec->resources.n_settings,
 			  b.spec->resources.has_devices ? ", device program attached" : "");
-	if (make_rdt_group(o, b.spec, dir_fd, &rdt_group, &rdt_made, err) < 0)
+	if (make_devices_v1(o, b.spec, dir_fd, &devices_v1, err) < 0 ||
+	    make_rdt_group(o, b.spec, dir_fd, &rdt_group, &rdt_made, err) < 0)
 		goto fail_remove;
 	/* a second record of the cgroup, apart from state.json: a delete -f
 	 * finds it even when state.json is lost or corrupt */
@@ -512,7 +556,7 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 		goto fail_remove;
 	cc = (struct create_ctx){ .o = o, .b = &b, .dir_fd = dir_fd, .lock_fd = lock_fd,
 				  .cgroup_fd = cgroup_fd, .cgroup_rel = cgroup_rel,
-				  .rdt_group = rdt_group, .scope = &scope };
+				  .rdt_group = rdt_group, .devices_v1 = devices_v1, .scope = &scope };
 	if (spawn_init(&cc, &pidfd, master_out, err) < 0) {
 		poststop_after_failure(o, &b);
 		goto fail_remove;
@@ -534,6 +578,7 @@ fail_remove:
 	systemd_scope_drop_holder(&scope);
 	if (cgroup_rel[0])
 		cgroup_destroy(cgroup_rel, NULL);
+	remove_devices_v1(dir_fd, o->id);
 	stop_systemd_unit(dir_fd, o->id);
 	if (rdt_made)	/* a closID group too, when create made it */
 		rdt_remove_made(&b.spec->intel_rdt, o->id);
@@ -811,6 +856,7 @@ int container_delete(const char *root, struct container *c, bool force, struct s
 	/* what is left in the folder (processes that joined it) dies with it */
 	if (c->state->cgroup_path && cgroup_destroy(c->state->cgroup_path, err) < 0)
 		return shim_error_wrap(err, "container %s", c->id);
+	remove_devices_v1(c->dir_fd, c->id);
 	stop_systemd_unit(c->dir_fd, c->id);
 	remove_rdt_group(c->dir_fd, c->id);
 	/* the poststop hooks' config, read before its folder goes */
@@ -833,6 +879,7 @@ int container_remove_broken(const char *root, const char *id, struct shim_error 
 	if (rel && rel[0] == '/' && !strstr(rel, "..") && cgroup_destroy(rel, err) < 0)
 		return shim_error_wrap(err, "container %s", id);
 	give_back_net_devices(dir, id);
+	remove_devices_v1(dir, id);
 	stop_systemd_unit(dir, id);
 	remove_rdt_group(dir, id);
 	return store_remove(root, id, err);

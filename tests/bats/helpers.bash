@@ -43,9 +43,11 @@ setup_bundle() {
 	CGROUPS_BEFORE=$(cgroup_folders)
 }
 
-# Every cgroup folder below the root, one per line (none without cgroup v2).
+# Every cgroup folder below the root (and below each v1 hierarchy's), one
+# per line (none without cgroups).
 cgroup_folders() {
-	[ -e /sys/fs/cgroup/cgroup.controllers ] || return 0
+	[ -e /sys/fs/cgroup/cgroup.controllers ] || [ -e /sys/fs/cgroup/devices/devices.list ] ||
+		return 0
 	find /sys/fs/cgroup -mindepth 1 -type d | sort
 }
 

@@ -9,6 +9,7 @@
 #include "oci/json.h"
 #include "oci/resources.h"
 #include "oci/update_flags.h"
+#include "shim/cgroup_v1.h"
 #include "shim/devices_bpf.h"
 #include "tests/unit/tap.h"
 
@@ -308,9 +309,41 @@ TEST(device_program_an_allow_rule_covers_only_its_access)
 	return 0;
 }
 
+TEST(device_rules_as_cgroup_v1_lines)
+{
+	const struct device_rule all = { false, 'a', -1, -1, DEV_ACC_READ | DEV_ACC_WRITE | DEV_ACC_MKNOD };
+	const struct device_rule pts = { true, 'c', 136, -1, DEV_ACC_READ | DEV_ACC_WRITE };
+	const struct device_rule loop = { true, 'b', 7, 0, DEV_ACC_MKNOD };
+	char line[48];
+
+	cgroup_v1_device_rule(&all, line, sizeof(line));
+	CHECK_STR(line, "a *:* rwm");
+	cgroup_v1_device_rule(&pts, line, sizeof(line));
+	CHECK_STR(line, "c 136:* rw");
+	cgroup_v1_device_rule(&loop, line, sizeof(line));
+	CHECK_STR(line, "b 7:0 m");
+	return 0;
+}
+
+TEST(a_cgroup_v1_folder_is_below_the_hierarchy_and_never_climbs)
+{
+	char rel[256];
+
+	CHECK(cgroup_v1_devices_resolve("/a/b/", "c1", rel, sizeof(rel), &err) == 0);
+	CHECK_STR(rel, "/a/b");
+	CHECK(cgroup_v1_devices_resolve("/a/../../etc", "c1", rel, sizeof(rel), &err) < 0);
+	CHECK(strstr(err.msg, "linux.cgroupsPath"));
+	CHECK(cgroup_v1_devices_resolve("/..", "c1", rel, sizeof(rel), &err) < 0);
+	CHECK(cgroup_v1_devices_resolve("/", "c1", rel, sizeof(rel), &err) < 0);
+	CHECK(cgroup_v1_devices_resolve("/a/..b", "c1", rel, sizeof(rel), &err) == 0);
+	return 0;
+}
+
 int main(void)
 {
 	TAP_START();
+	RUN(device_rules_as_cgroup_v1_lines);
+	RUN(a_cgroup_v1_folder_is_below_the_hierarchy_and_never_climbs);
 	RUN(update_flags_become_the_same_settings_as_resources_json);
 	RUN(bad_update_flags_are_named);
 	RUN(kernel_memory_is_ignored_and_listed_for_a_warning);

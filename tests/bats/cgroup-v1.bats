@@ -1,0 +1,92 @@
+#!/usr/bin/env bats
+# guest: cgroup-v1
+# A hybrid cgroup host (tests/vm/run --cgroup-v1: v1 hierarchies on a tmpfs
+# at /sys/fs/cgroup, an empty cgroup2 at unified/), as RHEL 8 or Ubuntu
+# 20.04 boot: runc's default spec runs, and the device rules are enforced
+# through the v1 devices hierarchy, for the init and for exec'd processes.
+# Other limits are refused there, named, leaving nothing.
+
+load helpers
+
+DEV=/sys/fs/cgroup/devices
+
+setup() {
+	require_guest
+	[ -e $DEV/devices.list ] || skip "needs a cgroup v1 devices hierarchy (tests/vm/run --cgroup-v1)"
+}
+
+# The capabilities runc's default spec has, and CAP_MKNOD: a denied
+# device must be refused by the devices cgroup, not by a missing cap.
+with_mknod() {
+	update_config '.process.capabilities.bounding += ["CAP_MKNOD"] |
+		.process.capabilities.effective += ["CAP_MKNOD"] |
+		.process.capabilities.permitted += ["CAP_MKNOD"]'
+}
+
+@test "cgroup v1: runc's default spec runs, its init in a devices folder of its own" {
+	setup_bundle sh -c 'grep -c devices:/c1 /proc/self/cgroup; ls /sys/fs/cgroup >/dev/null; echo ran'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "1
+ran"
+	[ ! -e $DEV/c1 ]
+	assert_nothing_left
+}
+
+@test "cgroup v1: a device no rule allows can be made but not opened" {
+	setup_bundle sh -c 'mknod /dev/k c 1 11 && head -c 0 /dev/k && echo opened'
+	with_mknod
+	run shim run -b "$BUNDLE" c1
+	assert_failure
+	assert_output "head: /dev/k: Operation not permitted"
+	# a rule for it: the same command opens it
+	update_config '.linux.resources.devices += [{"allow": true, "type": "c", "major": 1,
+		"minor": 11, "access": "r"}]'
+	run shim run -b "$BUNDLE" c2
+	assert_success
+	assert_output opened
+	assert_nothing_left
+}
+
+@test "cgroup v1: the folder holds the config's rules and the defaults, not all" {
+	setup_bundle sleep 1000
+	update_config '.linux.resources.devices += [{"allow": true, "type": "b", "major": 7,
+		"minor": 0, "access": "r"}]'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	run cat $DEV/c1/devices.list
+	assert_output_has "b 7:0 r"
+	assert_output_has "c 1:3 rwm"
+	assert_output_has "c 136:* rwm"
+	[[ "$output" != *"a *:* rwm"* ]]
+	[ "$(cat $DEV/c1/cgroup.procs)" = "$(shim state c1 | jq .pid)" ]
+	run shim delete -f c1
+	assert_success
+	[ ! -e $DEV/c1 ]
+	assert_nothing_left
+}
+
+@test "cgroup v1: an exec'd process joins the folder and is refused the same device" {
+	setup_bundle sleep 1000
+	with_mknod
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	run shim exec c1 sh -c 'grep -c devices:/c1 /proc/self/cgroup
+		mknod /dev/k c 1 11 && head -c 0 /dev/k && echo opened'
+	assert_failure
+	assert_output "1
+head: /dev/k: Operation not permitted"
+	run shim delete -f c1
+	assert_success
+	assert_nothing_left
+}
+
+@test "cgroup v1: a memory limit fails create, named, leaving nothing" {
+	setup_bundle true
+	update_config '.linux.resources.memory = {"limit": 67108864}'
+	run shim run -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "linux.resources.memory"
+	assert_output_has "cgroup v1 host"
+	assert_nothing_left
+}
