@@ -131,6 +131,8 @@ static int parse_cpu(yajl_val c, const char *path, struct oci_resources *r,
 	if ((got = json_get_u64(c, "shares", where, 262144, &shares, err)) < 0 ||
 	    (got == 0 && shares && add_u64(r, "cpu.weight", oci_cpu_shares_to_weight(shares), where, err) < 0))
 		return -1;
+	if (got == 0)
+		r->cpu_shares = shares;
 	if ((got_quota = json_get_i64(c, "quota", where, JSON_RANGE(-1, INT64_MAX), &quota,
 				      err)) < 0 ||
 	    (got_period = json_get_u64(c, "period", where, 1000000, &period, err)) < 0)
@@ -233,6 +235,7 @@ static int parse_block_io(yajl_val io, const char *path, struct oci_resources *r
 		snprintf(text, sizeof(text), "default %" PRIu64, 1 + ((weight - 10) * 9999) / 990);
 		if (oci_resources_add(r, "io.weight", text, where, err) < 0)
 			return -1;
+		r->blkio_weight = weight;
 	}
 	for (size_t i = 0; i < sizeof(io_lists) / sizeof(io_lists[0]); i++)
 		if (parse_io_devices(io, path, &io_lists[i], r, err) < 0)

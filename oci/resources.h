@@ -45,6 +45,9 @@ struct oci_resources {
 					 * memory limit below the current usage */
 	struct device_rule *devices;
 	size_t n_devices;
+	/* cpu.shares and blockIO.weight as given (0: none), which cgroup v2
+	 * scales into cpu.weight and io.weight: a cgroup v1 host writes them */
+	uint64_t cpu_shares, blkio_weight;
 	/* fields the spec lets a runtime ignore, given and ignored (JSON
 	 * paths, NULL-terminated, or NULL): the caller warns */
 	char **ignored;

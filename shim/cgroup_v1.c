@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "oci/cleanup.h"
+#include "shim/cgroup.h"
 #include "shim/cgroup_v1.h"
 #include "shim/devices_bpf.h"
 #include "shim/fsutil.h"
@@ -23,15 +24,28 @@
 #define CGROUP_SUPER_MAGIC 0x27e0eb
 #endif
 #define EMPTY_WAIT_MS 5000
+#define FREEZE_WAIT_MS 5000
 #define STEP_MS 10
 
-bool cgroup_v1_devices_mounted(void)
+static const char *const hierarchy[V1_N] = {
+	[V1_DEVICES] = "devices", [V1_MEMORY] = "memory", [V1_PIDS] = "pids", [V1_CPU] = "cpu",
+	[V1_CPUSET] = "cpuset", [V1_FREEZER] = "freezer", [V1_BLKIO] = "blkio",
+};
+
+static bool is_v1_hierarchy(const char *path)
 {
 	struct statfs fs;
 
-	return statfs(CGROUP_V1_DEVICES, &fs) == 0 && fs.f_type == CGROUP_SUPER_MAGIC &&
-	       access(CGROUP_V1_DEVICES "/devices.allow", F_OK) == 0;
+	return statfs(path, &fs) == 0 && fs.f_type == CGROUP_SUPER_MAGIC;
 }
+
+bool cgroup_v1_host(void)
+{
+	return !cgroup2_mounted() && is_v1_hierarchy(CGROUP_V1_ROOT "/devices") &&
+	       access(CGROUP_V1_ROOT "/devices/devices.allow", F_OK) == 0;
+}
+
+/* --- where --- */
 
 /* The runtime's own devices cgroup, from "N:devices:/path" (or
  * "N:a,devices,b:/path") in /proc/self/cgroup. */
@@ -65,8 +79,8 @@ static bool has_dot_dot(const char *path)
 	return false;
 }
 
-int cgroup_v1_devices_resolve(const char *cgroups_path, const char *id, char *out, size_t len,
-			      struct shim_error *err)
+int cgroup_v1_resolve(const char *cgroups_path, const char *id, char *out, size_t len,
+		      struct shim_error *err)
 {
 	char own[PATH_MAX];
 	const char *rel = cgroups_path && *cgroups_path ? cgroups_path : id;
@@ -91,6 +105,34 @@ int cgroup_v1_devices_resolve(const char *cgroups_path, const char *id, char *ou
 	return 0;
 }
 
+/* --- what: linux.resources as v1 files --- */
+
+/* The v2 settings a v1 host writes in its own words (cgroup_v1_apply). */
+static bool v1_has_word_for(const char *file)
+{
+	static const char *const known[] = { "memory.max", "memory.low", "memory.swap.max",
+					     "pids.max", "cpu.weight", "cpu.max", "cpuset.cpus",
+					     "cpuset.mems" };
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (strcmp(file, known[i]) == 0)
+			return true;
+	return strcmp(file, "io.weight") == 0;	/* "default W" only: checked below */
+}
+
+int cgroup_v1_check(const struct oci_resources *r, struct shim_error *err)
+{
+	for (size_t i = 0; i < r->n_settings; i++) {
+		const struct cgroup_setting *s = &r->settings[i];
+
+		if (!v1_has_word_for(s->file) ||
+		    (strcmp(s->file, "io.weight") == 0 && strncmp(s->value, "default ", 8) != 0))
+			return shim_fail(err, ENOTSUP, "%s: not supported on a cgroup v1 host (%s is "
+					 "a cgroup v2 file)", s->json_path, s->file);
+	}
+	return 0;
+}
+
 void cgroup_v1_device_rule(const struct device_rule *r, char *line, size_t size)
 {
 	char major[24] = "*", minor[24] = "*", acc[4];
@@ -110,22 +152,30 @@ void cgroup_v1_device_rule(const struct device_rule *r, char *line, size_t size)
 	snprintf(line, size, "%c %s:%s %s", r->type, major, minor, acc);
 }
 
-static int write_at(int dir_fd, const char *file, const char *text, struct shim_error *err)
+static int write_at(const struct cgroup_v1 *cg, enum cgroup_v1_ctrl c, const char *file,
+		    const char *text, const char *what, struct shim_error *err)
 {
-	_cleanup_close_ int fd = openat(dir_fd, file, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	_cleanup_close_ int fd = -1;
 
+	if (cg->fd[c] < 0)
+		return shim_fail(err, ENOTSUP, "%s: no cgroup v1 %s hierarchy at %s/%s", what,
+				 hierarchy[c], CGROUP_V1_ROOT, hierarchy[c]);
+	fd = openat(cg->fd[c], file, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 || write(fd, text, strlen(text)) < 0)
-		return shim_fail_errno(err, "cgroup v1: writing \"%s\" to devices/%s", text, file);
+		return shim_fail_errno(err, "%s: writing \"%s\" to %s%s/%s", what, text,
+				       hierarchy[c], cg->rel, file);
 	return 0;
 }
 
 /* Deny everything, then each rule in order: v1 keeps a list that a deny
  * of "a" empties and each allow adds to. */
-static int write_rules(int fd, const struct oci_resources *r, struct shim_error *err)
+static int write_device_rules(const struct cgroup_v1 *cg, const struct oci_resources *r,
+			      struct shim_error *err)
 {
+	const char *what = "linux.resources.devices";
 	size_t n = r->n_devices + devices_n_default;
 
-	if (write_at(fd, "devices.deny", "a *:* rwm", err) < 0)
+	if (write_at(cg, V1_DEVICES, "devices.deny", "a *:* rwm", what, err) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		const struct device_rule *d =
@@ -135,44 +185,157 @@ static int write_rules(int fd, const struct oci_resources *r, struct shim_error 
 		if (!d->access)
 			continue;
 		cgroup_v1_device_rule(d, line, sizeof(line));
-		if (write_at(fd, d->allow ? "devices.allow" : "devices.deny", line, err) < 0)
-			return shim_error_wrap(err, "linux.resources.devices");
+		if (write_at(cg, V1_DEVICES, d->allow ? "devices.allow" : "devices.deny", line, what,
+			     err) < 0)
+			return -1;
 	}
 	return 0;
 }
 
-static int make_folders(const char *rel, struct shim_error *err)
+/* "max" is v1's -1. */
+static const char *v1_value(const char *v)
 {
-	char path[PATH_MAX];
-	size_t root_len = strlen(CGROUP_V1_DEVICES);
-
-	if (path_format(path, sizeof(path), err, "%s%s", CGROUP_V1_DEVICES, rel) < 0)
-		return shim_error_wrap(err, "cgroup v1");
-	for (char *slash = strchr(path + root_len + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		if (mkdir(path, 0755) < 0 && errno != EEXIST)
-			return shim_fail_errno(err, "cgroup v1: mkdir %s", path);
-		*slash = '/';
-	}
-	if (mkdir(path, 0755) < 0 && errno != EEXIST)
-		return shim_fail_errno(err, "cgroup v1: mkdir %s", path);
-	return 0;
+	return strcmp(v, "max") == 0 ? "-1" : v;
 }
 
-static int open_folder(const char *rel, struct shim_error *err)
+/* memory: memsw (memory + swap) must stay above the limit at each step:
+ * unlimited first, then the limit, then memsw itself. */
+static int write_memory(const struct cgroup_v1 *cg, const struct oci_resources *r,
+			struct shim_error *err)
+{
+	const struct cgroup_setting *max = oci_resources_find(r, "memory.max");
+	const struct cgroup_setting *low = oci_resources_find(r, "memory.low");
+	const struct cgroup_setting *swap = oci_resources_find(r, "memory.swap.max");
+	char memsw[32];
+
+	if (swap && write_at(cg, V1_MEMORY, "memory.memsw.limit_in_bytes", "-1", swap->json_path,
+			     err) < 0)
+		return -1;
+	if (max && write_at(cg, V1_MEMORY, "memory.limit_in_bytes", v1_value(max->value),
+			    max->json_path, err) < 0)
+		return -1;
+	if (low && write_at(cg, V1_MEMORY, "memory.soft_limit_in_bytes", v1_value(low->value),
+			    low->json_path, err) < 0)
+		return -1;
+	if (!swap || strcmp(swap->value, "max") == 0)
+		return 0;
+	/* v2's swap.max is swap alone; v1 counts memory + swap */
+	snprintf(memsw, sizeof(memsw), "%llu",
+		 strtoull(swap->value, NULL, 10) + (max ? strtoull(max->value, NULL, 10) : 0));
+	return write_at(cg, V1_MEMORY, "memory.memsw.limit_in_bytes", memsw, swap->json_path, err);
+}
+
+static int write_cpu(const struct cgroup_v1 *cg, const struct oci_resources *r,
+		     struct shim_error *err)
+{
+	const struct cgroup_setting *max = oci_resources_find(r, "cpu.max");
+	char text[32], quota[32] = "", period[32] = "";
+
+	if (r->cpu_shares) {
+		snprintf(text, sizeof(text), "%llu", (unsigned long long)r->cpu_shares);
+		if (write_at(cg, V1_CPU, "cpu.shares", text, "linux.resources.cpu.shares", err) < 0)
+			return -1;
+	}
+	if (!max)
+		return 0;
+	sscanf(max->value, "%31s %31s", quota, period);
+	if (write_at(cg, V1_CPU, "cpu.cfs_period_us", period, max->json_path, err) < 0)
+		return -1;
+	return write_at(cg, V1_CPU, "cpu.cfs_quota_us", v1_value(quota), max->json_path, err);
+}
+
+int cgroup_v1_apply(const struct cgroup_v1 *cg, const struct oci_resources *r,
+		    struct shim_error *err)
+{
+	static const struct { const char *file; enum cgroup_v1_ctrl c; } same[] = {
+		{ "pids.max", V1_PIDS }, { "cpuset.cpus", V1_CPUSET }, { "cpuset.mems", V1_CPUSET },
+	};
+	const struct cgroup_setting *s;
+	char text[32];
+
+	if (cgroup_v1_check(r, err) < 0 || write_memory(cg, r, err) < 0 || write_cpu(cg, r, err) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++)
+		if ((s = oci_resources_find(r, same[i].file)) &&
+		    write_at(cg, same[i].c, same[i].file, s->value, s->json_path, err) < 0)
+			return -1;
+	if (r->blkio_weight) {
+		snprintf(text, sizeof(text), "%llu", (unsigned long long)r->blkio_weight);
+		if (write_at(cg, V1_BLKIO, "blkio.weight", text, "linux.resources.blockIO.weight",
+			     err) < 0)
+			return -1;
+	}
+	return r->has_devices ? write_device_rules(cg, r, err) : 0;
+}
+
+/* --- the folders --- */
+
+/* A new cpuset folder has no CPUs or nodes: it takes its parent's. */
+static void cpuset_inherit(int parent, int child)
+{
+	static const char *const files[] = { "cpuset.cpus", "cpuset.mems" };
+
+	for (size_t i = 0; i < 2; i++) {
+		char have[4096], from[4096];
+		_cleanup_close_ int in = openat(child, files[i], O_RDONLY | O_CLOEXEC);
+		_cleanup_close_ int up = openat(parent, files[i], O_RDONLY | O_CLOEXEC);
+		_cleanup_close_ int out = -1;
+		ssize_t n;
+
+		if (in < 0 || up < 0 || (n = read(in, have, sizeof(have) - 1)) < 0 || n > 1)
+			continue;
+		n = read(up, from, sizeof(from) - 1);
+		out = openat(child, files[i], O_WRONLY | O_CLOEXEC);
+		if (n > 0 && out >= 0 && write(out, from, (size_t)n) < 0)
+			log_warn("cgroup v1: cpuset: copying %s from the parent folder: %m", files[i]);
+	}
+}
+
+/* mkdir -p the folder in hierarchy c, open it. */
+static int make_folder(enum cgroup_v1_ctrl c, const char *rel, struct shim_error *err)
 {
 	char path[PATH_MAX];
+	_cleanup_close_ int parent = -1;
+	size_t root_len;
 	int fd;
 
-	if (path_format(path, sizeof(path), err, "%s%s", CGROUP_V1_DEVICES, rel) < 0)
+	if (path_format(path, sizeof(path), err, "%s/%s%s", CGROUP_V1_ROOT, hierarchy[c], rel) < 0)
 		return shim_error_wrap(err, "cgroup v1");
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return shim_fail_errno(err, "cgroup v1: open %s", path);
-	return fd;
+	root_len = strlen(CGROUP_V1_ROOT) + 1 + strlen(hierarchy[c]);
+	path[root_len] = '\0';
+	parent = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	path[root_len] = '/';
+	for (char *slash = path + root_len; slash; slash = strchr(slash + 1, '/')) {
+		char *next = strchr(slash + 1, '/');
+
+		if (next)
+			*next = '\0';
+		if (mkdir(path, 0755) < 0 && errno != EEXIST)
+			return shim_fail_errno(err, "cgroup v1: mkdir %s", path);
+		fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			return shim_fail_errno(err, "cgroup v1: open %s", path);
+		if (c == V1_CPUSET && parent >= 0)
+			cpuset_inherit(parent, fd);
+		safe_close(parent);
+		parent = fd;
+		if (next)
+			*next = '/';
+		else
+			break;
+	}
+	return TAKE_FD(parent);
 }
 
-/* The PIDs in the folder's cgroup.procs, as text (NULL: unreadable). */
+static bool mounted(enum cgroup_v1_ctrl c)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "%s/%s", CGROUP_V1_ROOT, hierarchy[c]);
+	return is_v1_hierarchy(path);
+}
+
+/* The PIDs in cgroup.procs of fd, as text (NULL: unreadable). */
 static char *procs_of(int fd)
 {
 	_cleanup_close_ int procs = openat(fd, "cgroup.procs", O_RDONLY | O_CLOEXEC);
@@ -180,48 +343,85 @@ static char *procs_of(int fd)
 	return procs < 0 ? NULL : read_small_fd(procs, "cgroup.procs", 1 << 20, NULL, NULL);
 }
 
-int cgroup_v1_devices_create(const char *rel, const struct oci_resources *r,
-			     struct shim_error *err)
+void cgroup_v1_init(struct cgroup_v1 *cg)
 {
-	_cleanup_close_ int fd = -1;
+	for (int c = 0; c < V1_N; c++)
+		cg->fd[c] = -1;
+	cg->rel[0] = '\0';
+}
+
+void cgroup_v1_close(struct cgroup_v1 *cg)
+{
+	for (int c = 0; c < V1_N; c++)
+		cg->fd[c] = safe_close(cg->fd[c]);
+}
+
+bool cgroup_v1_is_open(const struct cgroup_v1 *cg)
+{
+	return cg->fd[V1_DEVICES] >= 0;
+}
+
+int cgroup_v1_create(const char *rel, const struct oci_resources *r, struct cgroup_v1 *cg,
+		     struct shim_error *err)
+{
 	_cleanup_free_ char *procs = NULL;
 
-	if (make_folders(rel, err) < 0 || (fd = open_folder(rel, err)) < 0)
-		return -1;
-	procs = procs_of(fd);
+	cgroup_v1_init(cg);
+	snprintf(cg->rel, sizeof(cg->rel), "%s", rel);
+	for (int c = 0; c < V1_N; c++)
+		if (mounted(c) && (cg->fd[c] = make_folder(c, rel, err)) < 0)
+			goto fail;
+	procs = cg->fd[V1_DEVICES] >= 0 ? procs_of(cg->fd[V1_DEVICES]) : NULL;
 	if (!procs || *procs) {
-		cgroup_v1_devices_destroy(rel, NULL);
-		return shim_fail(err, EBUSY, "cgroup %s%s is in use: it has processes",
-				 CGROUP_V1_DEVICES, rel);
+		shim_fail(err, EBUSY, "cgroup %s/devices%s is in use (or unreadable): it has processes",
+			  CGROUP_V1_ROOT, rel);
+		goto fail;
 	}
-	if (r->has_devices && write_rules(fd, r, err) < 0) {
-		cgroup_v1_devices_destroy(rel, NULL);
-		return -1;
-	}
-	log_debug("cgroup v1: %s%s: denies every device but the %zu rules and the defaults",
-		  CGROUP_V1_DEVICES, rel, r->n_devices);
-	return TAKE_FD(fd);
+	if (cgroup_v1_apply(cg, r, err) < 0)
+		goto fail;
+	log_debug("cgroup v1: %s in each hierarchy, %zu settings and the device rules written",
+		  rel, r->n_settings);
+	return 0;
+fail:
+	cgroup_v1_close(cg);
+	cgroup_v1_destroy(rel, NULL);
+	return -1;
 }
 
-int cgroup_v1_devices_open_recorded(int dir_fd, struct shim_error *err)
+int cgroup_v1_open_recorded(int dir_fd, struct cgroup_v1 *cg, struct shim_error *err)
 {
-	_cleanup_free_ char *rel = store_read_record(dir_fd, STORE_DEVICES_CGROUP, PATH_MAX, err);
+	_cleanup_free_ char *rel = store_read_record(dir_fd, STORE_CGROUP_V1, PATH_MAX, err);
 
+	cgroup_v1_init(cg);
 	if (!rel)
 		return -1;
-	if (rel[0] != '/' || strstr(rel, ".."))
-		return shim_fail(err, EINVAL, "%s: \"%s\" is no folder shim wrote",
-				 STORE_DEVICES_CGROUP, rel);
-	return open_folder(rel, err);
+	if (rel[0] != '/' || has_dot_dot(rel))
+		return shim_fail(err, EINVAL, "%s: \"%s\" is no folder shim wrote", STORE_CGROUP_V1, rel);
+	snprintf(cg->rel, sizeof(cg->rel), "%s", rel);
+	for (int c = 0; c < V1_N; c++) {
+		char path[PATH_MAX];
+
+		if (!mounted(c) ||
+		    path_format(path, sizeof(path), NULL, "%s/%s%s", CGROUP_V1_ROOT, hierarchy[c], rel) < 0)
+			continue;
+		cg->fd[c] = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	if (cg->fd[V1_DEVICES] < 0) {
+		cgroup_v1_close(cg);
+		return shim_fail(err, ENOENT, "cgroup v1: %s/devices%s is gone", CGROUP_V1_ROOT, rel);
+	}
+	return 0;
 }
 
-int cgroup_v1_enter(int dir_fd, pid_t pid, struct shim_error *err)
+int cgroup_v1_enter(const struct cgroup_v1 *cg, pid_t pid, struct shim_error *err)
 {
 	char text[24];
 
 	snprintf(text, sizeof(text), "%d", (int)pid);
-	if (write_at(dir_fd, "cgroup.procs", text, err) < 0)
-		return shim_error_wrap(err, "putting %d in the container's devices cgroup", (int)pid);
+	for (int c = 0; c < V1_N; c++)
+		if (cg->fd[c] >= 0 &&
+		    write_at(cg, c, "cgroup.procs", text, "cgroup v1", err) < 0)
+			return shim_error_wrap(err, "putting %d in the container's cgroups", (int)pid);
 	return 0;
 }
 
@@ -230,6 +430,74 @@ static void sleep_ms(long ms)
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 
 	nanosleep(&ts, NULL);
+}
+
+static int read_state(int fd, char *buf, size_t len)
+{
+	_cleanup_close_ int f = openat(fd, "freezer.state", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (f < 0 || (n = read(f, buf, len - 1)) < 0)
+		return -1;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+int cgroup_v1_is_frozen(const struct cgroup_v1 *cg)
+{
+	char state[32];
+
+	if (cg->fd[V1_FREEZER] < 0 || read_state(cg->fd[V1_FREEZER], state, sizeof(state)) < 0)
+		return -1;
+	return strcmp(state, "THAWED") != 0;
+}
+
+int cgroup_v1_freeze(const struct cgroup_v1 *cg, bool frozen, struct shim_error *err)
+{
+	const char *want = frozen ? "FROZEN" : "THAWED";
+	char state[32];
+
+	for (long waited = 0; waited <= FREEZE_WAIT_MS; waited += STEP_MS) {
+		if (write_at(cg, V1_FREEZER, "freezer.state", want, frozen ? "pause" : "resume",
+			     err) < 0)
+			return -1;
+		if (read_state(cg->fd[V1_FREEZER], state, sizeof(state)) == 0 &&
+		    strcmp(state, want) == 0)
+			return 0;
+		sleep_ms(STEP_MS);
+	}
+	return shim_fail(err, ETIMEDOUT, "%s: freezer.state did not become %s",
+			 frozen ? "pause" : "resume", want);
+}
+
+int cgroup_v1_pids(const struct cgroup_v1 *cg, pid_t **pids, size_t *n, struct shim_error *err)
+{
+	_cleanup_free_ char *text = procs_of(cg->fd[V1_DEVICES]);
+	size_t cap = 0;
+
+	*pids = NULL;
+	*n = 0;
+	if (!text)
+		return shim_fail_errno(err, "cgroup v1: reading devices%s/cgroup.procs", cg->rel);
+	for (char *p = text, *end; *p; p = end + strspn(end, "\n")) {
+		long pid = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (*n == cap) {
+			pid_t *grown = reallocarray(*pids, cap = cap ? cap * 2 : 16, sizeof(pid_t));
+
+			if (!grown) {
+				free(*pids);
+				*pids = NULL;
+				return shim_fail(err, ENOMEM, "cgroup v1");
+			}
+			*pids = grown;
+		}
+		(*pids)[(*n)++] = (pid_t)pid;
+	}
+	return 0;
 }
 
 /* SIGKILL to each process listed, through a pidfd. */
@@ -251,16 +519,23 @@ static void kill_listed(const char *procs)
 	}
 }
 
-int cgroup_v1_devices_destroy(const char *rel, struct shim_error *err)
+/* Empty one folder (killing what is in it) and remove it. */
+static int destroy_one(enum cgroup_v1_ctrl c, const char *rel, struct shim_error *err)
 {
 	char path[PATH_MAX];
 	_cleanup_close_ int fd = -1;
 
-	if (path_format(path, sizeof(path), err, "%s%s", CGROUP_V1_DEVICES, rel) < 0)
+	if (path_format(path, sizeof(path), err, "%s/%s%s", CGROUP_V1_ROOT, hierarchy[c], rel) < 0)
 		return shim_error_wrap(err, "cgroup v1");
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : shim_fail_errno(err, "cgroup v1: open %s", path);
+	if (c == V1_FREEZER) {	/* a frozen task dies only once thawed */
+		_cleanup_close_ int state = openat(fd, "freezer.state", O_WRONLY | O_CLOEXEC);
+
+		if (state >= 0 && write(state, "THAWED", 6) < 0)
+			log_warn("cgroup v1: thawing %s: %m", path);
+	}
 	for (long waited = 0;; waited += STEP_MS) {
 		_cleanup_free_ char *procs = procs_of(fd);
 
@@ -275,4 +550,17 @@ int cgroup_v1_devices_destroy(const char *rel, struct shim_error *err)
 	if (rmdir(path) < 0 && errno != ENOENT)
 		return shim_fail_errno(err, "cgroup v1: rmdir %s", path);
 	return 0;
+}
+
+int cgroup_v1_destroy(const char *rel, struct shim_error *err)
+{
+	int r = 0;
+
+	/* the freezer first: what it holds must thaw to die */
+	if (mounted(V1_FREEZER) && destroy_one(V1_FREEZER, rel, err) < 0)
+		r = -1;
+	for (int c = 0; c < V1_N; c++)
+		if (c != V1_FREEZER && mounted(c) && destroy_one(c, rel, r < 0 ? NULL : err) < 0)
+			r = -1;
+	return r;
 }

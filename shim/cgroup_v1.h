@@ -1,18 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * shim/cgroup_v1.h: a cgroup v1 (or hybrid) host, where /sys/fs/cgroup is
- * no cgroup2: the container's device rules, enforced through a folder of
- * the v1 devices hierarchy (/sys/fs/cgroup/devices). create makes the
- * folder and writes the rules (deny all, then the config's and the
- * defaults, in order) before the init can run the container's command;
- * the init and every exec'd process join it; delete kills what is left in
- * it and removes it. The folder is recorded in ROOT/ID/devices-cgroup.
- * Only the devices controller so far: any other linux.resources field on
- * such a host is refused, named.
+ * no cgroup2 but a tmpfs of v1 hierarchies. The container gets a folder of
+ * the same path in each hierarchy mounted there (devices, memory, pids,
+ * cpu, cpuset, freezer, blkio), recorded in ROOT/ID/cgroup-v1. create
+ * writes linux.resources as v1 files (memory.limit_in_bytes, cpu.shares,
+ * cpu.cfs_quota_us, ...) and the device rules (deny all, then the config's
+ * and the defaults, in order) and puts the init in every folder right
+ * after the clone, long before start lets it run the container's command;
+ * exec holds each process until it has joined them; pause and resume use
+ * freezer.state; delete thaws, kills what is left and removes them. A
+ * field v1 has no file for (unified, io.max, hugepages, rdma, ...) is
+ * refused, named, before anything is made.
  */
 #ifndef SHIM_CGROUP_V1_H
 #define SHIM_CGROUP_V1_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -20,33 +24,70 @@
 #include "oci/error.h"
 #include "oci/resources.h"
 
-#define CGROUP_V1_DEVICES "/sys/fs/cgroup/devices"
-#define STORE_DEVICES_CGROUP "devices-cgroup"
+#define CGROUP_V1_ROOT "/sys/fs/cgroup"
+#define STORE_CGROUP_V1 "cgroup-v1"
 
-/* Is a v1 hierarchy with the devices controller at CGROUP_V1_DEVICES? */
-bool cgroup_v1_devices_mounted(void);
+enum cgroup_v1_ctrl { V1_DEVICES, V1_MEMORY, V1_PIDS, V1_CPU, V1_CPUSET, V1_FREEZER, V1_BLKIO,
+		      V1_N };
 
-/* The folder below CGROUP_V1_DEVICES for linux.cgroupsPath: absolute as
- * given; relative (or absent: the container ID) beside the runtime's own
- * devices cgroup, as with cgroup v2. */
-int cgroup_v1_devices_resolve(const char *cgroups_path, const char *id, char *out, size_t len,
-			      struct shim_error *err);
+/* The container's folders, an fd in each hierarchy mounted (-1 where
+ * none is), and their path below each hierarchy. */
+struct cgroup_v1 {
+	int fd[V1_N];
+	char rel[PATH_MAX];
+};
 
-/* Make the folder (refused if it has processes) and write r's device rules
- * then the defaults. Returns an O_DIRECTORY fd. */
-int cgroup_v1_devices_create(const char *rel, const struct oci_resources *r,
-			     struct shim_error *err);
+/* Is this a cgroup v1 host: a v1 devices hierarchy at
+ * /sys/fs/cgroup/devices (and no cgroup2 at /sys/fs/cgroup)? */
+bool cgroup_v1_host(void);
 
-/* Open the folder ROOT/ID/devices-cgroup names; -1 with errnum ENOENT when
- * the container has none. */
-int cgroup_v1_devices_open_recorded(int dir_fd, struct shim_error *err);
+/* The folder path for linux.cgroupsPath: absolute as given; relative (or
+ * absent: the container ID) beside the runtime's own devices cgroup. */
+int cgroup_v1_resolve(const char *cgroups_path, const char *id, char *out, size_t len,
+		      struct shim_error *err);
 
-/* Put pid in the folder (its cgroup.procs). */
-int cgroup_v1_enter(int dir_fd, pid_t pid, struct shim_error *err);
+/* Refuse, naming the field, what a v1 host has no file for. */
+int cgroup_v1_check(const struct oci_resources *r, struct shim_error *err);
 
-/* Kill what is in the folder, wait until it is empty, remove it. A missing
- * folder is no error. */
-int cgroup_v1_devices_destroy(const char *rel, struct shim_error *err);
+/* Make the folders (refused if the devices one has processes) and write r. */
+int cgroup_v1_create(const char *rel, const struct oci_resources *r, struct cgroup_v1 *cg,
+		     struct shim_error *err);
+
+/* Open the folders ROOT/ID/cgroup-v1 names; -1 with errnum ENOENT when the
+ * container has none. */
+int cgroup_v1_open_recorded(int dir_fd, struct cgroup_v1 *cg, struct shim_error *err);
+
+/* No folder open: an initializer, and the same as a call. */
+#define CGROUP_V1_NONE { .fd = { [0 ... V1_N - 1] = -1 } }
+void cgroup_v1_init(struct cgroup_v1 *cg);
+
+void cgroup_v1_close(struct cgroup_v1 *cg);
+
+/* A struct cgroup_v1 closed when it goes out of scope. */
+#define _cleanup_cgroup_v1_ __attribute__((cleanup(cgroup_v1_close)))
+
+/* Has cg any folder open? */
+bool cgroup_v1_is_open(const struct cgroup_v1 *cg);
+
+/* Put pid in every folder. */
+int cgroup_v1_enter(const struct cgroup_v1 *cg, pid_t pid, struct shim_error *err);
+
+/* Write r (update): the limits, and the device rules when r has some. */
+int cgroup_v1_apply(const struct cgroup_v1 *cg, const struct oci_resources *r,
+		    struct shim_error *err);
+
+/* freezer.state FROZEN or THAWED, waiting until it took effect. */
+int cgroup_v1_freeze(const struct cgroup_v1 *cg, bool frozen, struct shim_error *err);
+
+/* 1 frozen, 0 not, -1 unknown. */
+int cgroup_v1_is_frozen(const struct cgroup_v1 *cg);
+
+/* The PIDs in the devices folder (malloc'd). */
+int cgroup_v1_pids(const struct cgroup_v1 *cg, pid_t **pids, size_t *n, struct shim_error *err);
+
+/* Thaw, kill what is in the folders, wait until they are empty, remove
+ * them. Missing folders are no error. */
+int cgroup_v1_destroy(const char *rel, struct shim_error *err);
 
 /* The v1 rule text for r ("c 1:3 rwm", "a *:* rwm"), in line (size 48). */
 void cgroup_v1_device_rule(const struct device_rule *r, char *line, size_t size);

@@ -60,7 +60,7 @@ struct create_ctx {
 	int cgroup_fd;		/* the cgroup the init is cloned into, or -1 */
 	const char *cgroup_rel;	/* its path below /sys/fs/cgroup, or "" */
 	int rdt_group;		/* linux.intelRdt: the resctrl group, or -1 */
-	int devices_v1;		/* a cgroup v1 host: the devices folder, or -1 */
+	const struct cgroup_v1 *v1;	/* a cgroup v1 host: the container's folders */
 	struct systemd_scope *scope;	/* --systemd-cgroup: its holder goes after the clone */
 };
 
@@ -174,7 +174,7 @@ static int after_clone(struct spawn *sp, const struct create_ctx *cc, int *maste
 	systemd_scope_drop_holder(cc->scope);
 	/* a cgroup v1 host: into the devices folder, long before the init can
 	 * run the container's command (it waits for start) */
-	if (cc->devices_v1 >= 0 && cgroup_v1_enter(cc->devices_v1, sp->pid, err) < 0)
+	if (cgroup_v1_is_open(cc->v1) && cgroup_v1_enter(cc->v1, sp->pid, err) < 0)
 		return -1;
 	if (cc->rdt_group >= 0 && resctrl_add_task(cc->rdt_group, sp->pid, err) < 0)
 		return -1;
@@ -310,15 +310,13 @@ static int make_cgroup(const struct create_opts *o, const struct oci_spec *s, ch
 	*fd = -1;
 	rel[0] = '\0';
 	if (!cgroup2_mounted()) {
-		if (s->resources.n_settings)
-			return shim_fail(err, ENOTSUP, "%s: needs cgroup v2 mounted at %s (on a cgroup "
-					 "v1 host shim applies device rules only)",
-					 s->resources.settings[0].json_path, CGROUP_ROOT);
-		if (cgroup_v1_devices_mounted())
-			return 0;	/* the devices folder: make_devices_v1 */
-		if (s->cgroups_path)
-			return shim_fail(err, ENOTSUP, "linux.cgroupsPath: needs cgroup v2 mounted at "
-					 "%s or a cgroup v1 devices hierarchy", CGROUP_ROOT);
+		if (cgroup_v1_host())
+			return 0;	/* the v1 folders: make_cgroup_v1 */
+		if (s->cgroups_path || s->resources.n_settings)
+			return shim_fail(err, ENOTSUP, "%s: needs cgroup v2 mounted at %s, or cgroup v1 "
+					 "hierarchies there", s->resources.n_settings
+					 ? s->resources.settings[0].json_path : "linux.cgroupsPath",
+					 CGROUP_ROOT);
 		log_warn("no cgroup v2 at %s: container %s runs without a cgroup%s", CGROUP_ROOT,
 			 o->id, s->resources.has_devices ? " and its device rules are not applied" : "");
 		return 0;
@@ -334,34 +332,32 @@ static int make_cgroup(const struct create_opts *o, const struct oci_spec *s, ch
 	return *fd < 0 ? -1 : 0;
 }
 
-/* A cgroup v1 host: the device rules through a devices folder, recorded
- * in ROOT/ID/devices-cgroup for delete (shim/cgroup_v1.h). */
-static int make_devices_v1(const struct create_opts *o, const struct oci_spec *s, int dir_fd,
-			   int *fd, struct shim_error *err)
+/* A cgroup v1 host: a folder in each hierarchy, recorded in
+ * ROOT/ID/cgroup-v1 for delete (shim/cgroup_v1.h). */
+static int make_cgroup_v1(const struct create_opts *o, const struct oci_spec *s, int dir_fd,
+			  struct cgroup_v1 *v1, struct shim_error *err)
 {
 	char rel[PATH_MAX];
 
-	*fd = -1;
-	if (o->systemd_cgroup || cgroup2_mounted() || !cgroup_v1_devices_mounted())
+	if (o->systemd_cgroup || !cgroup_v1_host())
 		return 0;
-	if (cgroup_v1_devices_resolve(s->cgroups_path, o->id, rel, sizeof(rel), err) < 0 ||
-	    write_file_at(dir_fd, STORE_DEVICES_CGROUP, rel, err) < 0)
+	if (cgroup_v1_check(&s->resources, err) < 0 ||
+	    cgroup_v1_resolve(s->cgroups_path, o->id, rel, sizeof(rel), err) < 0 ||
+	    write_file_at(dir_fd, STORE_CGROUP_V1, rel, err) < 0)
 		return -1;
-	*fd = cgroup_v1_devices_create(rel, &s->resources, err);
-	return *fd < 0 ? -1 : 0;
+	return cgroup_v1_create(rel, &s->resources, v1, err);
 }
 
-/* The devices folder ROOT/ID/devices-cgroup names goes; a failure is only
- * said. */
-static void remove_devices_v1(int dir_fd, const char *id)
+/* The folders ROOT/ID/cgroup-v1 names go; a failure is only said. */
+static void remove_cgroup_v1(int dir_fd, const char *id)
 {
 	struct shim_error err = { 0 };
-	_cleanup_free_ char *rel = store_read_record(dir_fd, STORE_DEVICES_CGROUP, PATH_MAX, &err);
+	_cleanup_free_ char *rel = store_read_record(dir_fd, STORE_CGROUP_V1, PATH_MAX, &err);
 	char text[1200];
 
 	if (!rel || rel[0] != '/' || strstr(rel, ".."))
 		return;
-	if (cgroup_v1_devices_destroy(rel, &err) < 0)
+	if (cgroup_v1_destroy(rel, &err) < 0)
 		log_warn("container %s: %s", id, shim_error_text(&err, text, sizeof(text)));
 }
 
@@ -476,10 +472,19 @@ static void poststop_after_failure(const struct create_opts *o, const struct bun
 /* What create made, as container_load would find it, from what create
  * holds: the state folder, the cgroup, the init's pidfd (no PID looked up
  * again), and state.json as just written. */
+/* A cgroup v1 host: the folders ROOT/ID/cgroup-v1 names, if any. */
+static void load_cgroup_v1(struct container *c)
+{
+	struct shim_error none = { 0 };
+
+	cgroup_v1_open_recorded(c->dir_fd, &c->v1, &none);
+}
+
 static int hand_back(struct container *c, const char *id, int *dir_fd, int *cgroup_fd,
 		     int *pidfd, struct shim_error *err)
 {
 	memset(c, 0, sizeof(*c));
+	cgroup_v1_init(&c->v1);
 	c->state = store_read_state(*dir_fd, id, err);
 	if (!c->state) {
 		c->dir_fd = c->cgroup_fd = c->pidfd = -1;
@@ -490,6 +495,7 @@ static int hand_back(struct container *c, const char *id, int *dir_fd, int *cgro
 	c->cgroup_fd = TAKE_FD(*cgroup_fd);
 	c->pidfd = TAKE_FD(*pidfd);
 	c->status = STATUS_CREATED;
+	load_cgroup_v1(c);
 	return 0;
 }
 
@@ -498,7 +504,7 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 {
 	struct bundle b = { 0 };
 	_cleanup_close_ int dir_fd = -1, lock_fd = -1, cgroup_fd = -1, rdt_group = -1;
-	_cleanup_close_ int devices_v1 = -1;
+	_cleanup_cgroup_v1_ struct cgroup_v1 v1 = CGROUP_V1_NONE;
 	char cgroup_rel[PATH_MAX] = "";
 	struct create_ctx cc;
 	int pidfd = -1;
@@ -545,7 +551,7 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 	if (cgroup_rel[0])
 		log_debug("cgroup %s: %zu settings written%s", cgroup_rel, b.spec->resources.n_settings,
 			  b.spec->resources.has_devices ? ", device program attached" : "");
-	if (make_devices_v1(o, b.spec, dir_fd, &devices_v1, err) < 0 ||
+	if (make_cgroup_v1(o, b.spec, dir_fd, &v1, err) < 0 ||
 	    make_rdt_group(o, b.spec, dir_fd, &rdt_group, &rdt_made, err) < 0)
 		goto fail_remove;
 	/* a second record of the cgroup, apart from state.json: a delete -f
@@ -556,7 +562,7 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 		goto fail_remove;
 	cc = (struct create_ctx){ .o = o, .b = &b, .dir_fd = dir_fd, .lock_fd = lock_fd,
 				  .cgroup_fd = cgroup_fd, .cgroup_rel = cgroup_rel,
-				  .rdt_group = rdt_group, .devices_v1 = devices_v1, .scope = &scope };
+				  .rdt_group = rdt_group, .v1 = &v1, .scope = &scope };
 	if (spawn_init(&cc, &pidfd, master_out, err) < 0) {
 		poststop_after_failure(o, &b);
 		goto fail_remove;
@@ -578,7 +584,7 @@ fail_remove:
 	systemd_scope_drop_holder(&scope);
 	if (cgroup_rel[0])
 		cgroup_destroy(cgroup_rel, NULL);
-	remove_devices_v1(dir_fd, o->id);
+	remove_cgroup_v1(dir_fd, o->id);
 	stop_systemd_unit(dir_fd, o->id);
 	if (rdt_made)	/* a closID group too, when create made it */
 		rdt_remove_made(&b.spec->intel_rdt, o->id);
@@ -607,6 +613,7 @@ int container_load(const char *root, const char *id, struct container *c, struct
 	memset(c, 0, sizeof(*c));
 	c->pidfd = -1;
 	c->cgroup_fd = -1;
+	cgroup_v1_init(&c->v1);
 	c->dir_fd = store_open(root, id, err);
 	if (c->dir_fd < 0)
 		return -1;
@@ -638,6 +645,11 @@ int container_load(const char *root, const char *id, struct container *c, struct
 		if ((c->status == STATUS_CREATED || c->status == STATUS_RUNNING) &&
 		    cgroup_is_frozen(c->cgroup_fd) == 1)
 			c->status = STATUS_PAUSED;
+	} else {
+		load_cgroup_v1(c);
+		if ((c->status == STATUS_CREATED || c->status == STATUS_RUNNING) &&
+		    cgroup_v1_is_frozen(&c->v1) == 1)
+			c->status = STATUS_PAUSED;
 	}
 	free(c->state->status);
 	c->state->status = strdup(container_status_name(c->status));
@@ -661,6 +673,7 @@ void container_release(struct container *c)
 {
 	c->dir_fd = safe_close(c->dir_fd);
 	c->cgroup_fd = safe_close(c->cgroup_fd);
+	cgroup_v1_close(&c->v1);
 	c->pidfd = safe_close(c->pidfd);
 	oci_state_free(c->state);
 	c->state = NULL;
@@ -801,6 +814,24 @@ static int kill_pid_ns(struct container *c, int sig, struct shim_error *err)
 	return pidfd_signal(c->pidfd, sig, err);
 }
 
+/* --all on a cgroup v1 host: each process in the devices folder, through
+ * a pidfd (one that exits meanwhile is no error). */
+static int kill_cgroup_v1(struct container *c, int sig, struct shim_error *err)
+{
+	_cleanup_free_ pid_t *pids = NULL;
+	size_t n;
+
+	if (cgroup_v1_pids(&c->v1, &pids, &n, err) < 0)
+		return shim_error_wrap(err, "kill --all");
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_close_ int fd = sys_pidfd_open(pids[i], 0);
+
+		if (fd >= 0)
+			pidfd_signal(fd, sig, NULL);
+	}
+	return 0;
+}
+
 /* --all: what is in the container's cgroup (the init among it); without
  * one, its own PID namespace; without either, refused. Also after the init
  * exited: containerd kills what a pod's container left with it. */
@@ -811,6 +842,8 @@ static int kill_all(struct container *c, int sig, struct shim_error *err)
 			return shim_error_wrap(err, "kill --all");
 		return 0;
 	}
+	if (cgroup_v1_is_open(&c->v1))
+		return kill_cgroup_v1(c, sig, err);
 	if (c->status == STATUS_STOPPED)
 		return shim_fail(err, 0, "container not running");
 	return kill_pid_ns(c, sig, err);
@@ -847,6 +880,9 @@ int container_delete(const char *root, struct container *c, bool force, struct s
 
 		if (pidfd_signal(c->pidfd, SIGKILL, err) < 0)
 			return -1;
+		/* a v1 freezer holds even a killed task: thawed, it dies at once */
+		if (cgroup_v1_is_frozen(&c->v1) == 1 && cgroup_v1_freeze(&c->v1, false, err) < 0)
+			return shim_error_wrap(err, "delete");
 		r = pidfd_wait_exit(c->pidfd, DELETE_WAIT_MS, err);
 		if (r <= 0)
 			return r < 0 ? -1 : shim_fail(err, ETIMEDOUT, "container %s: init did not exit after SIGKILL", c->id);
@@ -856,7 +892,7 @@ int container_delete(const char *root, struct container *c, bool force, struct s
 	/* what is left in the folder (processes that joined it) dies with it */
 	if (c->state->cgroup_path && cgroup_destroy(c->state->cgroup_path, err) < 0)
 		return shim_error_wrap(err, "container %s", c->id);
-	remove_devices_v1(c->dir_fd, c->id);
+	remove_cgroup_v1(c->dir_fd, c->id);
 	stop_systemd_unit(c->dir_fd, c->id);
 	remove_rdt_group(c->dir_fd, c->id);
 	/* the poststop hooks' config, read before its folder goes */
@@ -879,7 +915,7 @@ int container_remove_broken(const char *root, const char *id, struct shim_error 
 	if (rel && rel[0] == '/' && !strstr(rel, "..") && cgroup_destroy(rel, err) < 0)
 		return shim_error_wrap(err, "container %s", id);
 	give_back_net_devices(dir, id);
-	remove_devices_v1(dir, id);
+	remove_cgroup_v1(dir, id);
 	stop_systemd_unit(dir, id);
 	remove_rdt_group(dir, id);
 	return store_remove(root, id, err);

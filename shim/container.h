@@ -22,6 +22,7 @@
 
 #include "oci/state.h"
 #include "oci/error.h"
+#include "shim/cgroup_v1.h"
 
 struct create_opts {
 	const char *root;		/* --root */
@@ -49,6 +50,7 @@ struct container {
 	struct oci_state *state;	/* status filled in as read now */
 	int pidfd;			/* -1 once stopped */
 	int cgroup_fd;			/* its cgroup folder, -1 if none */
+	struct cgroup_v1 v1;		/* a cgroup v1 host: its folders (none open else) */
 	enum container_status status;
 };
 

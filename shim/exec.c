@@ -69,7 +69,7 @@ struct exec_ctx {
 	int console_fd;		/* the child's end of the terminal socket, or -1 */
 	bool late_cgroup;	/* moved into the (frozen) cgroup after READY */
 	bool hold;		/* waits after READY until the runtime says go on */
-	int devices_v1;		/* a cgroup v1 host: the container's devices folder, or -1 */
+	const struct cgroup_v1 *v1;	/* a cgroup v1 host: the container's folders */
 	int agent_fd;		/* SCMP_ACT_NOTIFY: connected to listenerPath, or -1 */
 	struct oci_state_view state;	/* the container's, for the agent */
 };
@@ -224,26 +224,12 @@ static int open_rdt_group(const struct container *c, const struct exec_opts *o,
 	return group;
 }
 
-/* A cgroup v1 host: the container's devices folder, which the process
- * joins before it runs its command; *fd -1 when the container has none. */
-static int open_devices_v1(const struct container *c, int *fd, struct shim_error *err)
-{
-	struct shim_error none = { 0 };
-
-	*fd = cgroup_v1_devices_open_recorded(c->dir_fd, &none);
-	if (*fd < 0 && none.errnum != ENOENT) {
-		*err = none;
-		return shim_error_wrap(err, "exec");
-	}
-	return 0;
-}
-
-/* After READY: into the devices folder (v1), the resctrl group and the
- * paused cgroup, then go on. */
+/* After READY: into the v1 folders, the resctrl group and the paused
+ * cgroup, then go on. */
 static int settle(const struct exec_ctx *x, int sync_fd, int rdt_group, int target, pid_t pid,
 		  struct shim_error *err)
 {
-	if (x->devices_v1 >= 0 && cgroup_v1_enter(x->devices_v1, pid, err) < 0)
+	if (cgroup_v1_is_open(x->v1) && cgroup_v1_enter(x->v1, pid, err) < 0)
 		return shim_error_wrap(err, "exec");
 	if (rdt_group >= 0 && resctrl_add_task(rdt_group, pid, err) < 0)
 		return shim_error_wrap(err, "exec");
@@ -261,7 +247,7 @@ static int spawn(struct container *c, const struct exec_opts *o, int *pidfd, int
 	struct exec_ctx x = { .o = o, .init_pidfd = c->pidfd,
 			      .late_cgroup = c->status == STATUS_PAUSED, .agent_fd = -1 };
 	struct spawn sp;
-	_cleanup_close_ int target = -1, agent = -1, rdt_group = -1, devices_v1 = -1;
+	_cleanup_close_ int target = -1, agent = -1, rdt_group = -1;
 	int r = -1;
 
 	plan_namespaces(c->state->pid, &ns);
@@ -277,10 +263,9 @@ static int spawn(struct container *c, const struct exec_opts *o, int *pidfd, int
 	rdt_group = open_rdt_group(c, o, err);
 	if (rdt_group < 0 && o->intel_rdt && o->intel_rdt->present)
 		return -1;
-	if (open_devices_v1(c, &devices_v1, err) < 0)
-		return -1;
-	x.devices_v1 = devices_v1;
-	x.hold = x.late_cgroup || rdt_group >= 0 || devices_v1 >= 0;
+	/* a cgroup v1 host: its folders, joined before the command runs */
+	x.v1 = &c->v1;
+	x.hold = x.late_cgroup || rdt_group >= 0 || cgroup_v1_is_open(&c->v1);
 	if (o->seccomp && o->seccomp->present && oci_seccomp_uses_notify(o->seccomp)) {
 		agent = fd_connect_unix(o->seccomp->listener_path, "linux.seccomp.listenerPath", err);
 		if (agent < 0)

@@ -33,7 +33,7 @@ static const char features[] =
 	"    \"namespaces\": [\"cgroup\", \"ipc\", \"mount\", \"network\", \"pid\", \"time\", \"user\", \"uts\"],\n";
 
 static const char features_cgroup[] =
-	"    \"cgroup\": { \"v1\": false, \"v2\": true, \"systemd\": true, \"systemdUser\": false },\n";
+	"    \"cgroup\": { \"v1\": true, \"v2\": true, \"systemd\": true, \"systemdUser\": false },\n";
 
 static const char features_tail[] =
 	"    \"netDevices\": { \"enabled\": true },\n"

@@ -133,10 +133,12 @@ int cmd_ps(const struct global_opts *g, int argc, char **argv, struct shim_error
 	 * what the init left, which kill --all reaches) */
 	if (c.status == STATUS_STOPPED)
 		r = 0;
-	else if (c.cgroup_fd < 0)
-		shim_fail(err, 0, "ps: container %s has no cgroup (ps needs cgroup v2)", c.id);
-	else
+	else if (c.cgroup_fd >= 0)
 		r = cgroup_pids(c.cgroup_fd, &pids, &n, err);
+	else if (cgroup_v1_is_open(&c.v1))
+		r = cgroup_v1_pids(&c.v1, &pids, &n, err);
+	else
+		shim_fail(err, 0, "ps: container %s has no cgroup (ps needs one)", c.id);
 	container_release(&c);
 	if (r < 0)
 		return -1;

@@ -2,9 +2,11 @@
 # guest: cgroup-v1
 # A hybrid cgroup host (tests/vm/run --cgroup-v1: v1 hierarchies on a tmpfs
 # at /sys/fs/cgroup, an empty cgroup2 at unified/), as RHEL 8 or Ubuntu
-# 20.04 boot: runc's default spec runs, and the device rules are enforced
-# through the v1 devices hierarchy, for the init and for exec'd processes.
-# Other limits are refused there, named, leaving nothing.
+# 20.04 boot: runc's default spec runs; the limits are written to the v1
+# files of a folder in each hierarchy, and the device rules enforced through
+# the devices one, for the init and for exec'd processes; update, pause,
+# resume, ps and kill --all work there; what v1 has no file for is
+# refused, named, leaving nothing.
 
 load helpers
 
@@ -81,12 +83,72 @@ head: /dev/k: Operation not permitted"
 	assert_nothing_left
 }
 
-@test "cgroup v1: a memory limit fails create, named, leaving nothing" {
-	setup_bundle true
+@test "cgroup v1: the limits are written to each hierarchy's folder" {
+	setup_bundle sleep 1000
+	update_config '.linux.resources += {"memory": {"limit": 67108864, "reservation": 33554432},
+		"pids": {"limit": 42}, "cpu": {"shares": 1024, "quota": 50000, "period": 100000,
+		"cpus": "0", "mems": "0"}}'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	local pid
+	pid=$(shim state c1 | jq .pid)
+	[ "$(cat /sys/fs/cgroup/memory/c1/memory.limit_in_bytes)" = 67108864 ]
+	[ "$(cat /sys/fs/cgroup/memory/c1/memory.soft_limit_in_bytes)" = 33554432 ]
+	[ "$(cat /sys/fs/cgroup/pids/c1/pids.max)" = 42 ]
+	[ "$(cat /sys/fs/cgroup/cpu,cpuacct/c1/cpu.shares)" = 1024 ]
+	[ "$(cat /sys/fs/cgroup/cpu,cpuacct/c1/cpu.cfs_quota_us)" = 50000 ]
+	[ "$(cat /sys/fs/cgroup/cpu,cpuacct/c1/cpu.cfs_period_us)" = 100000 ]
+	[ "$(cat /sys/fs/cgroup/cpuset/c1/cpuset.cpus)" = 0 ]
+	for h in memory pids cpu,cpuacct cpuset freezer blkio devices; do
+		[ "$(cat /sys/fs/cgroup/$h/c1/cgroup.procs)" = "$pid" ] || { echo "not in $h"; false; }
+	done
+	run shim delete -f c1
+	assert_success
+	assert_nothing_left
+}
+
+@test "cgroup v1: update, pause, resume, ps and kill --all work on the folders" {
+	setup_bundle sleep 1000
 	update_config '.linux.resources.memory = {"limit": 67108864}'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	run shim update --memory 134217728 --pids-limit 30 c1
+	assert_success
+	[ "$(cat /sys/fs/cgroup/memory/c1/memory.limit_in_bytes)" = 134217728 ]
+	[ "$(cat /sys/fs/cgroup/pids/c1/pids.max)" = 30 ]
+	run shim pause c1
+	assert_success
+	[ "$(container_status c1)" = paused ]
+	[ "$(cat /sys/fs/cgroup/freezer/c1/freezer.state)" = FROZEN ]
+	run shim resume c1
+	assert_success
+	[ "$(container_status c1)" = running ]
+	run shim ps --format json c1
+	assert_output "[$(shim state c1 | jq .pid)]"
+	run shim kill --all c1 KILL
+	assert_success
+	retry 100 0.1 status_is c1 stopped
+	run shim delete c1
+	assert_success
+	assert_nothing_left
+}
+
+@test "cgroup v1: delete of a paused container thaws and removes it" {
+	setup_bundle sleep 1000
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	run shim pause c1
+	assert_success
+	run shim delete -f c1
+	assert_success
+	assert_nothing_left
+}
+
+@test "cgroup v1: a field v1 has no file for fails create, named, leaving nothing" {
+	setup_bundle true
+	update_config '.linux.resources.unified = {"memory.high": "50000000"}'
 	run shim run -b "$BUNDLE" c1
 	assert_failure
-	assert_output_has "linux.resources.memory"
-	assert_output_has "cgroup v1 host"
+	assert_output_has "linux.resources.unified.memory.high: not supported on a cgroup v1 host"
 	assert_nothing_left
 }

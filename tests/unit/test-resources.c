@@ -329,13 +329,13 @@ TEST(a_cgroup_v1_folder_is_below_the_hierarchy_and_never_climbs)
 {
 	char rel[256];
 
-	CHECK(cgroup_v1_devices_resolve("/a/b/", "c1", rel, sizeof(rel), &err) == 0);
+	CHECK(cgroup_v1_resolve("/a/b/", "c1", rel, sizeof(rel), &err) == 0);
 	CHECK_STR(rel, "/a/b");
-	CHECK(cgroup_v1_devices_resolve("/a/../../etc", "c1", rel, sizeof(rel), &err) < 0);
+	CHECK(cgroup_v1_resolve("/a/../../etc", "c1", rel, sizeof(rel), &err) < 0);
 	CHECK(strstr(err.msg, "linux.cgroupsPath"));
-	CHECK(cgroup_v1_devices_resolve("/..", "c1", rel, sizeof(rel), &err) < 0);
-	CHECK(cgroup_v1_devices_resolve("/", "c1", rel, sizeof(rel), &err) < 0);
-	CHECK(cgroup_v1_devices_resolve("/a/..b", "c1", rel, sizeof(rel), &err) == 0);
+	CHECK(cgroup_v1_resolve("/..", "c1", rel, sizeof(rel), &err) < 0);
+	CHECK(cgroup_v1_resolve("/", "c1", rel, sizeof(rel), &err) < 0);
+	CHECK(cgroup_v1_resolve("/a/..b", "c1", rel, sizeof(rel), &err) == 0);
 	return 0;
 }
 
