@@ -89,6 +89,12 @@ int cgroup_v1_pids(const struct cgroup_v1 *cg, pid_t **pids, size_t *n, struct s
  * them. Missing folders are no error. */
 int cgroup_v1_destroy(const char *rel, struct shim_error *err);
 
+/* In the init, on the container's /sys/fs/cgroup (a fresh tmpfs at
+ * target): each hierarchy's folder rel of the container bound at its name,
+ * and the host's links to them ("cpu" -> "cpu,cpuacct"), as runc lays it
+ * out (shim/cgroup_v1_mount.c). The caller makes it read-only after. */
+int cgroup_v1_mount_in(int target, const char *rel, struct shim_error *err);
+
 /* The v1 rule text for r ("c 1:3 rwm", "a *:* rwm"), in line (size 48). */
 void cgroup_v1_device_rule(const struct device_rule *r, char *line, size_t size);
 

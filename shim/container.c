@@ -229,6 +229,7 @@ static int spawn_init(const struct create_ctx *cc, int *pidfd, int *master, stru
 		.preserve_fds = o->preserve_fds, .new_keyring = !o->no_new_keyring,
 		.no_pivot = o->no_pivot,
 		.fifo_fd = -1, .agent_fd = -1,
+		.cgroup_v1_rel = cgroup_v1_is_open(cc->v1) ? cc->v1->rel : NULL,
 	};
 	int r = -1;
 

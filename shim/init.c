@@ -201,7 +201,8 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	/* without a mount namespace of its own, nothing of the runtime's (the
 	 * host's) is mounted or made: only the hooks' handshake is left */
 	if (own_mounts) {
-		root_fd = rootfs_mount_all(c->spec, c->rootfs, c->bundle, c->prepared, err);
+		root_fd = rootfs_mount_all(c->spec, c->rootfs, c->bundle, c->prepared,
+					   c->cgroup_v1_rel, err);
 		if (root_fd < 0)
 			return -1;
 	}

@@ -12,6 +12,7 @@
 
 #include "shim/bind_sources.h"
 #include "oci/cleanup.h"
+#include "shim/cgroup_v1.h"
 #include "shim/fsutil.h"
 #include "shim/log.h"
 #include "shim/mount.h"
@@ -286,16 +287,49 @@ static int mqueue_label(int mnt, const char *label, struct shim_error *err)
 	return 0;
 }
 
+/* What a new filesystem may need beside its mount entry. */
+struct fs_ctx {
+	const char *label;		/* linux.mountLabel, or NULL */
+	const char *cgroup_v1_rel;	/* a cgroup v1 host: the container's folders, or NULL */
+};
+
+/* "cgroup" on a cgroup v1 host, as runc lays it out: a tmpfs with the
+ * container's own folder of each hierarchy bound in, all read-only as the
+ * mount's options say (the tmpfs is filled first). */
+static int mount_cgroup_v1(int root_fd, const struct oci_mount *m, const struct mount_opts *o,
+			   const char *rel, struct shim_error *err)
+{
+	struct mount_opts t = *o;
+	_cleanup_close_ int mnt = -1, target = -1, top = -1;
+
+	t.attr_set &= ~(uint64_t)MOUNT_ATTR_RDONLY;
+	t.rattr_set = t.rattr_clr = 0;
+	t.n_fs_params = 1;
+	t.fs_params[0] = "mode=755";
+	t.fs_param_index[0] = 0;
+	mnt = mount_new_fs("tmpfs", "cgroup", &t, NULL, err);
+	if (mnt < 0 || (target = rootfs_make_path(root_fd, m->destination, false, err)) < 0 ||
+	    mount_attach(mnt, target, "", err) < 0)
+		return -1;
+	top = rootfs_open(root_fd, m->destination, O_PATH | O_DIRECTORY, err);
+	if (top < 0 || cgroup_v1_mount_in(top, rel, err) < 0)
+		return -1;
+	return mount_set_attrs(top, "", o->attr_set | o->rattr_set, o->attr_clr | o->rattr_clr,
+			       true, err);
+}
+
 static int mount_fs(int root_fd, const struct oci_mount *m, const struct mount_opts *o,
-		    const char *label, struct shim_error *err)
+		    const struct fs_ctx *x, struct shim_error *err)
 {
 	_cleanup_close_ int mnt = -1, target = -1;
-	const char *type = m->type;
+	const char *type = m->type, *label = x->label;
 	const char *context;
 
 	/* On a cgroup v2 host, "cgroup" (what runc's spec says) means cgroup2. */
 	if (strcmp(type, "cgroup") == 0 && host_has_cgroup2())
 		type = "cgroup2";
+	else if (strcmp(type, "cgroup") == 0 && x->cgroup_v1_rel)
+		return mount_cgroup_v1(root_fd, m, o, x->cgroup_v1_rel, err);
 	context = label && *label && takes_context(type) ? label : NULL;
 	/* a read-only /dev is filled first, made read-only last (dev_finish) */
 	if (strcmp(m->destination, "/dev") == 0 && (o->attr_set & MOUNT_ATTR_RDONLY)) {
@@ -325,7 +359,7 @@ static int mount_fs(int root_fd, const struct oci_mount *m, const struct mount_o
 	return mount_attach(mnt, target, "", err);
 }
 
-static int mount_one(int root_fd, const struct oci_mount *m, const char *label,
+static int mount_one(int root_fd, const struct oci_mount *m, const struct fs_ctx *x,
 		     const char *bundle, int prepared, struct shim_error *err)
 {
 	const struct mount_opts *o = &m->opts;
@@ -339,7 +373,7 @@ static int mount_one(int root_fd, const struct oci_mount *m, const char *label,
 		return -1;
 	if (o->idmap && !bind)
 		return shim_fail(err, EINVAL, "idmap: only a bind mount can be idmapped");
-	if ((bind ? mount_bind(root_fd, m, o, bundle, prepared, err) : mount_fs(root_fd, m, o, label, err)) < 0)
+	if ((bind ? mount_bind(root_fd, m, o, bundle, prepared, err) : mount_fs(root_fd, m, o, x, err)) < 0)
 		return -1;
 	if (o->propagation) {
 		_cleanup_close_ int target = rootfs_open(root_fd, m->destination, O_PATH, err);
@@ -565,9 +599,10 @@ static int final_propagation(const char *name, struct shim_error *err)
 }
 
 int rootfs_mount_all(const struct oci_spec *spec, const char *rootfs, const char *bundle,
-		     const int *prepared, struct shim_error *err)
+		     const int *prepared, const char *cgroup_v1_rel, struct shim_error *err)
 {
 	_cleanup_close_ int self = -1, root_fd = -1;
+	const struct fs_ctx x = { .label = spec->mount_label, .cgroup_v1_rel = cgroup_v1_rel };
 
 	if (mount_set_propagation(AT_FDCWD, "/", MS_SLAVE, true, err) < 0)
 		return shim_error_wrap(err, "making / rslave");
@@ -582,8 +617,7 @@ int rootfs_mount_all(const struct oci_spec *spec, const char *rootfs, const char
 
 		log_debug("init: mounts[%zu]: %s on %s", i, m->type ? m->type : "bind",
 			  m->destination);
-		if (mount_one(root_fd, m, spec->mount_label, bundle, prepared ? prepared[i] : -1,
-			      err) < 0)
+		if (mount_one(root_fd, m, &x, bundle, prepared ? prepared[i] : -1, err) < 0)
 			return shim_error_wrap(err, "mounts[%zu] (%s)", i, m->destination);
 	}
 	if (config_mounts_fresh_dev(spec) && dev_setup(root_fd, err) < 0)

@@ -32,7 +32,7 @@
  * the tree the runtime made, or -1: idmapped copies (shim/idmap.h), bind
  * sources it cloned (shim/bind_sources.h). */
 int rootfs_mount_all(const struct oci_spec *spec, const char *rootfs, const char *bundle,
-		     const int *prepared, struct shim_error *err);
+		     const int *prepared, const char *cgroup_v1_rel, struct shim_error *err);
 
 /* Step 5: root_fd becomes the process's root and cwd (and is closed). */
 int rootfs_enter(int root_fd, const char *rootfs, bool no_pivot, struct shim_error *err);

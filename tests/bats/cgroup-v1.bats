@@ -35,6 +35,22 @@ ran"
 	assert_nothing_left
 }
 
+@test "cgroup v1: the container's /sys/fs/cgroup holds its own folders, read-only" {
+	setup_bundle sh -c 'cat /sys/fs/cgroup/memory/memory.limit_in_bytes
+		head -n 1 /sys/fs/cgroup/pids/cgroup.procs; readlink /sys/fs/cgroup/cpu
+		[ -e /sys/fs/cgroup/unified ] || echo no-unified
+		mkdir /sys/fs/cgroup/memory/sub 2>&1 | grep -c "Read-only file system"'
+	update_config '.linux.resources.memory = {"limit": 67108864}'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "67108864
+1
+cpu,cpuacct
+no-unified
+1"
+	assert_nothing_left
+}
+
 @test "cgroup v1: a device no rule allows can be made but not opened" {
 	setup_bundle sh -c 'mknod /dev/k c 1 11 && head -c 0 /dev/k && echo opened'
 	with_mknod
