@@ -17,14 +17,6 @@ setup() {
 	[ -e $DEV/devices.list ] || skip "needs a cgroup v1 devices hierarchy (tests/vm/run --cgroup-v1)"
 }
 
-# The capabilities runc's default spec has, and CAP_MKNOD: a denied
-# device must be refused by the devices cgroup, not by a missing cap.
-with_mknod() {
-	update_config '.process.capabilities.bounding += ["CAP_MKNOD"] |
-		.process.capabilities.effective += ["CAP_MKNOD"] |
-		.process.capabilities.permitted += ["CAP_MKNOD"]'
-}
-
 @test "cgroup v1: runc's default spec runs, its init in a devices folder of its own" {
 	setup_bundle sh -c 'grep -c devices:/c1 /proc/self/cgroup; ls /sys/fs/cgroup >/dev/null; echo ran'
 	run shim run -b "$BUNDLE" c1

@@ -223,10 +223,8 @@ $pid sleep" ]
 @test "a device no rule allows cannot be opened, one a rule allows can" {
 	# /dev/kmsg (char 1:11) is not among the devices every container gets
 	setup_bundle sh -c 'mknod /tmp/k c 1 11 && head -c 0 /tmp/k && echo opened'
-	update_config '.process.capabilities.bounding += ["CAP_MKNOD"] |
-		.process.capabilities.effective += ["CAP_MKNOD"] |
-		.process.capabilities.permitted += ["CAP_MKNOD"] |
-		.mounts += [{"destination": "/tmp", "type": "tmpfs", "source": "tmpfs"}]'
+	with_mknod
+	update_config '.mounts += [{"destination": "/tmp", "type": "tmpfs", "source": "tmpfs"}]'
 	run shim run -b "$BUNDLE" c1
 	assert_failure
 	assert_output_has "Operation not permitted"

@@ -76,6 +76,14 @@ shim_detached() {
 	output=$(cat "$out")
 }
 
+# The bundle's capabilities and CAP_MKNOD: a denied device must be refused
+# by the device rules, not by a missing capability.
+with_mknod() {
+	update_config '.process.capabilities.bounding += ["CAP_MKNOD"] |
+		.process.capabilities.effective += ["CAP_MKNOD"] |
+		.process.capabilities.permitted += ["CAP_MKNOD"]'
+}
+
 # Apply a jq filter to the bundle's config.json.
 update_config() {
 	jq "$@" "$BUNDLE/config.json" > "$BUNDLE/config.json.new"
