@@ -7,6 +7,7 @@
 # and docker-systemd.bats (docker's systemd cgroup driver).
 
 DOCKER_SOCK=/run/shim-docker/docker.sock
+DOCKER_CONTAINERD_SOCK=/run/shim-docker-containerd/containerd.sock
 # where docker's runc v2 shim keeps its runtime's state (runc's --root)
 DOCKER_RUNTIME_ROOT=/run/shim-docker/runtime-runc/moby
 IMAGE=localhost/busybox:latest
@@ -31,8 +32,23 @@ start_dockerd() {
 	local dir=$BATS_FILE_TMPDIR/docker
 	mkdir -p "$dir"
 	write_daemon_json "$dir/daemon.json"
+	# containerd of its own, started first: dockerd gives the one it would
+	# start itself a fixed time, which a loaded TCG guest can overrun
+	cat > "$dir/containerd.toml" <<-EOF
+	version = 2
+	root = "$dir/containerd"
+	state = "/run/shim-docker-containerd"
+	disabled_plugins = ["io.containerd.grpc.v1.cri"]
+	[grpc]
+	  address = "$DOCKER_CONTAINERD_SOCK"
+	EOF
+	containerd --config "$dir/containerd.toml" > "$dir/containerd.log" 2>&1 < /dev/null 3>&- &
+	echo $! > "$dir/containerd.pid"
+	retry 300 0.2 test -S "$DOCKER_CONTAINERD_SOCK" ||
+		{ echo "containerd did not start:"; cat "$dir/containerd.log"; return 1; }
 	dockerd --config-file "$dir/daemon.json" --data-root "$dir/root" \
 		--exec-root /run/shim-docker --pidfile /run/shim-docker.pid \
+		--containerd "$DOCKER_CONTAINERD_SOCK" \
 		-H "unix://$DOCKER_SOCK" --bridge none --iptables=false --ip6tables=false \
 		--storage-driver vfs --exec-opt "native.cgroupdriver=$1" \
 		> "$dir/log" 2>&1 < /dev/null 3>&- &
@@ -43,12 +59,14 @@ start_dockerd() {
 	dk load -q -i "$dir/busybox.tar"
 }
 
-# From teardown_file.
+# From teardown_file: dockerd, then its containerd.
 stop_dockerd() {
-	local pidfile=$BATS_FILE_TMPDIR/docker/pid
-	[ -f "$pidfile" ] || return 0
-	kill "$(cat "$pidfile")" 2>/dev/null || true
-	retry 150 0.2 sh -c '! kill -0 "$1" 2>/dev/null' - "$(cat "$pidfile")" || true
+	local pidfile
+	for pidfile in "$BATS_FILE_TMPDIR/docker/pid" "$BATS_FILE_TMPDIR/docker/containerd.pid"; do
+		[ -f "$pidfile" ] || continue
+		kill "$(cat "$pidfile")" 2>/dev/null || true
+		retry 150 0.2 sh -c '! kill -0 "$1" 2>/dev/null' - "$(cat "$pidfile")" || true
+	done
 }
 
 # From setup.
