@@ -500,23 +500,47 @@ int cgroup_v1_pids(const struct cgroup_v1 *cg, pid_t **pids, size_t *n, struct s
 	return 0;
 }
 
-/* SIGKILL to each process listed, through a pidfd. */
-static void kill_listed(const char *procs)
+/* Is pid listed in the folder's cgroup.procs? */
+static bool listed(int fd, pid_t pid)
 {
-	for (const char *p = procs; *p;) {
-		char *end;
+	_cleanup_free_ char *text = procs_of(fd);
+
+	for (char *p = text, *end; p && *p; p = end + strspn(end, "\n")) {
+		long v = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (v == pid)
+			return true;
+	}
+	return false;
+}
+
+/* sig to each process in the folder fd, through a pidfd; the process is
+ * checked to be still listed once the pidfd pins it, so a PID reused by
+ * a host process in between is never signalled. */
+static void signal_listed(int fd, int sig)
+{
+	_cleanup_free_ char *procs = procs_of(fd);
+
+	for (char *p = procs, *end; p && *p; p = end + strspn(end, "\n")) {
 		long pid = strtol(p, &end, 10);
-		int pidfd;
+		_cleanup_close_ int pidfd = -1;
 
 		if (end == p)
 			break;
 		pidfd = pid > 0 ? sys_pidfd_open((pid_t)pid, 0) : -1;
-		if (pidfd >= 0) {
-			sys_pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
-			close(pidfd);
-		}
-		p = end + strspn(end, "\n");
+		if (pidfd >= 0 && listed(fd, (pid_t)pid))
+			sys_pidfd_send_signal(pidfd, sig, NULL, 0);
 	}
+}
+
+int cgroup_v1_signal_all(const struct cgroup_v1 *cg, int sig)
+{
+	if (cg->fd[V1_DEVICES] < 0)
+		return -1;
+	signal_listed(cg->fd[V1_DEVICES], sig);
+	return 0;
 }
 
 /* Empty one folder (killing what is in it) and remove it. */
@@ -544,7 +568,7 @@ static int destroy_one(enum cgroup_v1_ctrl c, const char *rel, struct shim_error
 		if (waited >= EMPTY_WAIT_MS)
 			return shim_fail(err, EBUSY, "cgroup v1: %s still has processes", path);
 		if (procs)
-			kill_listed(procs);
+			signal_listed(fd, SIGKILL);
 		sleep_ms(STEP_MS);
 	}
 	if (rmdir(path) < 0 && errno != ENOENT)

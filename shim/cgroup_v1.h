@@ -85,6 +85,10 @@ int cgroup_v1_is_frozen(const struct cgroup_v1 *cg);
 /* The PIDs in the devices folder (malloc'd). */
 int cgroup_v1_pids(const struct cgroup_v1 *cg, pid_t **pids, size_t *n, struct shim_error *err);
 
+/* sig to each process in the devices folder, through a pidfd checked to
+ * be still in it (kill --all). -1 when cg has no folder open. */
+int cgroup_v1_signal_all(const struct cgroup_v1 *cg, int sig);
+
 /* Thaw, kill what is in the folders, wait until they are empty, remove
  * them. Missing folders are no error. */
 int cgroup_v1_destroy(const char *rel, struct shim_error *err);

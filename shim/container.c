@@ -815,24 +815,6 @@ static int kill_pid_ns(struct container *c, int sig, struct shim_error *err)
 	return pidfd_signal(c->pidfd, sig, err);
 }
 
-/* --all on a cgroup v1 host: each process in the devices folder, through
- * a pidfd (one that exits meanwhile is no error). */
-static int kill_cgroup_v1(struct container *c, int sig, struct shim_error *err)
-{
-	_cleanup_free_ pid_t *pids = NULL;
-	size_t n;
-
-	if (cgroup_v1_pids(&c->v1, &pids, &n, err) < 0)
-		return shim_error_wrap(err, "kill --all");
-	for (size_t i = 0; i < n; i++) {
-		_cleanup_close_ int fd = sys_pidfd_open(pids[i], 0);
-
-		if (fd >= 0)
-			pidfd_signal(fd, sig, NULL);
-	}
-	return 0;
-}
-
 /* --all: what is in the container's cgroup (the init among it); without
  * one, its own PID namespace; without either, refused. Also after the init
  * exited: containerd kills what a pod's container left with it. */
@@ -844,7 +826,7 @@ static int kill_all(struct container *c, int sig, struct shim_error *err)
 		return 0;
 	}
 	if (cgroup_v1_is_open(&c->v1))
-		return kill_cgroup_v1(c, sig, err);
+		return cgroup_v1_signal_all(&c->v1, sig);
 	if (c->status == STATUS_STOPPED)
 		return shim_fail(err, 0, "container not running");
 	return kill_pid_ns(c, sig, err);
