@@ -268,6 +268,29 @@ int cgroup_v1_apply(const struct cgroup_v1 *cg, const struct oci_resources *r,
 	return r->has_devices ? write_device_rules(cg, r, err) : 0;
 }
 
+int cgroup_v1_check_before_update(const struct cgroup_v1 *cg, const struct oci_resources *r,
+				  struct shim_error *err)
+{
+	const struct cgroup_setting *max = oci_resources_find(r, "memory.max");
+	_cleanup_close_ int fd = -1;
+	char usage[32];
+	ssize_t n;
+
+	if (!r->check_before_update || !max || strcmp(max->value, "max") == 0)
+		return 0;
+	fd = cg->fd[V1_MEMORY] < 0 ? -1
+		: openat(cg->fd[V1_MEMORY], "memory.usage_in_bytes", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || (n = read(fd, usage, sizeof(usage) - 1)) < 0)
+		return shim_fail_errno(err, "update: memory.checkBeforeUpdate: reading "
+				       "memory%s/memory.usage_in_bytes", cg->rel);
+	usage[n] = '\0';
+	if (strtoull(max->value, NULL, 10) < strtoull(usage, NULL, 10))
+		return shim_fail(err, EBUSY, "linux.resources.memory.checkBeforeUpdate: the new limit "
+				 "%s is below the container's usage %llu", max->value,
+				 strtoull(usage, NULL, 10));
+	return 0;
+}
+
 /* --- the folders --- */
 
 /* A new cpuset folder has no CPUs or nodes: it takes its parent's. */

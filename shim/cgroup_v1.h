@@ -76,6 +76,11 @@ int cgroup_v1_enter(const struct cgroup_v1 *cg, pid_t pid, struct shim_error *er
 int cgroup_v1_apply(const struct cgroup_v1 *cg, const struct oci_resources *r,
 		    struct shim_error *err);
 
+/* memory.checkBeforeUpdate: a new memory limit below the folder's
+ * memory.usage_in_bytes is refused (update). */
+int cgroup_v1_check_before_update(const struct cgroup_v1 *cg, const struct oci_resources *r,
+				  struct shim_error *err);
+
 /* freezer.state FROZEN or THAWED, waiting until it took effect. */
 int cgroup_v1_freeze(const struct cgroup_v1 *cg, bool frozen, struct shim_error *err);
 

@@ -175,7 +175,8 @@ int cmd_update(const struct global_opts *g, int argc, char **argv, struct shim_e
 	if (c.status == STATUS_STOPPED)
 		shim_fail(err, 0, "update: container %s is stopped", id);
 	else if (c.cgroup_fd < 0 && cgroup_v1_is_open(&c.v1))
-		rc = keep_listed_devices(&c, &r, err) == 0 ? cgroup_v1_apply(&c.v1, &r, err) : -1;
+		rc = cgroup_v1_check_before_update(&c.v1, &r, err) == 0 &&
+		     keep_listed_devices(&c, &r, err) == 0 ? cgroup_v1_apply(&c.v1, &r, err) : -1;
 	else if (c.cgroup_fd < 0)
 		shim_fail(err, 0, "update: container %s has no cgroup (limits need one)", id);
 	else if (check_before_update(c.cgroup_fd, &r, err) == 0 &&

@@ -141,6 +141,19 @@ head: /dev/k: Operation not permitted"
 	assert_nothing_left
 }
 
+@test "cgroup v1: update with checkBeforeUpdate refuses a limit below the usage" {
+	setup_bundle sleep 1000
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	run bash -c 'echo "{\"memory\": {\"limit\": 4096, \"checkBeforeUpdate\": true}}" |
+		"$1" --root "$2" update -r - c1' - "$SHIM_BIN" "$ROOT"
+	assert_failure
+	assert_output_has "checkBeforeUpdate: the new limit 4096 is below the container's usage"
+	[ "$(cat /sys/fs/cgroup/memory/c1/memory.limit_in_bytes)" != 4096 ]
+	run shim delete -f c1
+	assert_success
+}
+
 @test "cgroup v1: delete of a paused container thaws and removes it" {
 	setup_bundle sleep 1000
 	shim_detached run -d -b "$BUNDLE" c1
