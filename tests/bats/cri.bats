@@ -68,10 +68,8 @@ setup_file() {
 }
 
 teardown_file() {
-	local pidfile=$BATS_FILE_TMPDIR/containerd/pid
-	[ -f "$pidfile" ] || return 0
-	kill "$(cat "$pidfile")" 2>/dev/null || true
-	retry 150 0.2 sh -c '! kill -0 "$1" 2>/dev/null' - "$(cat "$pidfile")" || true
+	[ -f "$BATS_FILE_TMPDIR/containerd/pid" ] || return 0
+	stop_daemon "$BATS_FILE_TMPDIR/containerd/pid"
 	umount -R -l "$CRI_ROOT" /run/shim-cri 2>/dev/null || true
 	systemctl stop kubepods.slice 2>/dev/null || true
 }

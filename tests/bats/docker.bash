@@ -34,18 +34,7 @@ start_dockerd() {
 	write_daemon_json "$dir/daemon.json"
 	# containerd of its own, started first: dockerd gives the one it would
 	# start itself a fixed time, which a loaded TCG guest can overrun
-	cat > "$dir/containerd.toml" <<-EOF
-	version = 2
-	root = "$dir/containerd"
-	state = "/run/shim-docker-containerd"
-	disabled_plugins = ["io.containerd.grpc.v1.cri"]
-	[grpc]
-	  address = "$DOCKER_CONTAINERD_SOCK"
-	EOF
-	containerd --config "$dir/containerd.toml" > "$dir/containerd.log" 2>&1 < /dev/null 3>&- &
-	echo $! > "$dir/containerd.pid"
-	retry 300 0.2 test -S "$DOCKER_CONTAINERD_SOCK" ||
-		{ echo "containerd did not start:"; cat "$dir/containerd.log"; return 1; }
+	start_containerd "$dir/containerd" /run/shim-docker-containerd "$DOCKER_CONTAINERD_SOCK"
 	dockerd --config-file "$dir/daemon.json" --data-root "$dir/root" \
 		--exec-root /run/shim-docker --pidfile /run/shim-docker.pid \
 		--containerd "$DOCKER_CONTAINERD_SOCK" \
@@ -61,12 +50,8 @@ start_dockerd() {
 
 # From teardown_file: dockerd, then its containerd.
 stop_dockerd() {
-	local pidfile
-	for pidfile in "$BATS_FILE_TMPDIR/docker/pid" "$BATS_FILE_TMPDIR/docker/containerd.pid"; do
-		[ -f "$pidfile" ] || continue
-		kill "$(cat "$pidfile")" 2>/dev/null || true
-		retry 150 0.2 sh -c '! kill -0 "$1" 2>/dev/null' - "$(cat "$pidfile")" || true
-	done
+	stop_daemon "$BATS_FILE_TMPDIR/docker/pid"
+	stop_daemon "$BATS_FILE_TMPDIR/docker/containerd/pid"
 }
 
 # From setup.

@@ -30,24 +30,9 @@ pm() {
 # containerd, started once for the file's tests (fd 3 closed: bats waits
 # for whoever holds it).
 CTRD_SOCK=/run/shim-engines-containerd/containerd.sock
-start_containerd() {
-	[ -S "$CTRD_SOCK" ] && return 0
-	mkdir -p "$BATS_FILE_TMPDIR/containerd"
-	cat > "$BATS_FILE_TMPDIR/containerd/config.toml" <<-EOF
-	version = 2
-	root = "$BATS_FILE_TMPDIR/containerd/root"
-	state = "/run/shim-engines-containerd"
-	disabled_plugins = ["io.containerd.grpc.v1.cri"]
-	[grpc]
-	  address = "$CTRD_SOCK"
-	EOF
-	containerd --config "$BATS_FILE_TMPDIR/containerd/config.toml" \
-		> "$BATS_FILE_TMPDIR/containerd/log" 2>&1 < /dev/null 3>&- &
-	echo $! > "$BATS_FILE_TMPDIR/containerd/pid"
-	retry 150 0.2 test -S "$CTRD_SOCK" && return 0
-	echo "containerd did not start:"
-	cat "$BATS_FILE_TMPDIR/containerd/log"
-	return 1
+start_engines_containerd() {
+	[ -S "$CTRD_SOCK" ] ||
+		start_containerd "$BATS_FILE_TMPDIR/containerd" /run/shim-engines-containerd "$CTRD_SOCK"
 }
 
 ct() {
@@ -55,10 +40,7 @@ ct() {
 }
 
 teardown_file() {
-	local pidfile=$BATS_FILE_TMPDIR/containerd/pid
-	if [ -f "$pidfile" ]; then
-		kill "$(cat "$pidfile")" 2>/dev/null || true
-	fi
+	stop_daemon "$BATS_FILE_TMPDIR/containerd/pid"
 }
 
 # No process of the engines' containers or shims is left.
@@ -146,7 +128,7 @@ layer 2"
 }
 
 @test "containerd (ctr, runc v2 shim) runs a busybox container through shim" {
-	start_containerd
+	start_engines_containerd
 	run ct images import --snapshotter native "$ARCHIVE"
 	assert_success
 	run ct run --rm --snapshotter native --runc-binary "$SHIM_BIN" \
@@ -159,7 +141,7 @@ layer 2"
 }
 
 @test "containerd execs into a running shim container, kills and removes it" {
-	start_containerd
+	start_engines_containerd
 	ct images import --snapshotter native "$ARCHIVE" >/dev/null
 	run ct run -d --snapshotter native --runc-binary "$SHIM_BIN" \
 		localhost/busybox:latest c1 sleep 1000

@@ -159,6 +159,37 @@ retry() {
 	return 1
 }
 
+# start_containerd DIR STATE SOCK: a containerd of the test's own, without
+# the CRI plugin: its root in DIR/root, state in STATE, socket SOCK, its
+# config, log and pid in DIR; waits for the socket (fd 3 closed: bats waits
+# for whoever holds it). For docker.bash and engines.bats.
+start_containerd() {
+	local dir=$1 state=$2 sock=$3
+	mkdir -p "$dir"
+	cat > "$dir/config.toml" <<-EOF
+	version = 2
+	root = "$dir/root"
+	state = "$state"
+	disabled_plugins = ["io.containerd.grpc.v1.cri"]
+	[grpc]
+	  address = "$sock"
+	EOF
+	containerd --config "$dir/config.toml" > "$dir/log" 2>&1 < /dev/null 3>&- &
+	echo $! > "$dir/pid"
+	retry 300 0.2 test -S "$sock" ||
+		{ echo "containerd did not start:"; cat "$dir/log"; return 1; }
+}
+
+# stop_daemon PIDFILE: SIGTERM to the daemon PIDFILE names, if any, and
+# wait (up to 30 s) until it is gone.
+stop_daemon() {
+	[ -f "$1" ] || return 0
+	local pid
+	pid=$(cat "$1")
+	kill "$pid" 2>/dev/null || true
+	retry 150 0.2 sh -c '! kill -0 "$1" 2>/dev/null' - "$pid" || true
+}
+
 # No process whose command line holds one of the texts (what an engine's
 # container or shim would leave behind).
 no_process_with() {
