@@ -411,15 +411,25 @@ fail:
 	return -1;
 }
 
+char *cgroup_v1_read_record(int dir_fd, struct shim_error *err)
+{
+	char *rel = store_read_record(dir_fd, STORE_CGROUP_V1, PATH_MAX, err);
+
+	if (rel && (rel[0] != '/' || has_dot_dot(rel))) {
+		shim_fail(err, EINVAL, "%s: \"%s\" is no folder shim wrote", STORE_CGROUP_V1, rel);
+		free(rel);
+		return NULL;
+	}
+	return rel;
+}
+
 int cgroup_v1_open_recorded(int dir_fd, struct cgroup_v1 *cg, struct shim_error *err)
 {
-	_cleanup_free_ char *rel = store_read_record(dir_fd, STORE_CGROUP_V1, PATH_MAX, err);
+	_cleanup_free_ char *rel = cgroup_v1_read_record(dir_fd, err);
 
 	cgroup_v1_init(cg);
 	if (!rel)
 		return -1;
-	if (rel[0] != '/' || has_dot_dot(rel))
-		return shim_fail(err, EINVAL, "%s: \"%s\" is no folder shim wrote", STORE_CGROUP_V1, rel);
 	snprintf(cg->rel, sizeof(cg->rel), "%s", rel);
 	for (int c = 0; c < V1_N; c++) {
 		char path[PATH_MAX];

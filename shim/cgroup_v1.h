@@ -53,6 +53,11 @@ int cgroup_v1_check(const struct oci_resources *r, struct shim_error *err);
 int cgroup_v1_create(const char *rel, const struct oci_resources *r, struct cgroup_v1 *cg,
 		     struct shim_error *err);
 
+/* The folder path ROOT/ID/cgroup-v1 records (dir_fd: ROOT/ID), checked to be
+ * one shim could have written (absolute, no ".." part); NULL with errnum
+ * ENOENT when the container has none. Freed by the caller. */
+char *cgroup_v1_read_record(int dir_fd, struct shim_error *err);
+
 /* Open the folders ROOT/ID/cgroup-v1 names; -1 with errnum ENOENT when the
  * container has none. */
 int cgroup_v1_open_recorded(int dir_fd, struct cgroup_v1 *cg, struct shim_error *err);

@@ -353,10 +353,10 @@ static int make_cgroup_v1(const struct create_opts *o, const struct oci_spec *s,
 static void remove_cgroup_v1(int dir_fd, const char *id)
 {
 	struct shim_error err = { 0 };
-	_cleanup_free_ char *rel = store_read_record(dir_fd, STORE_CGROUP_V1, PATH_MAX, &err);
+	_cleanup_free_ char *rel = cgroup_v1_read_record(dir_fd, &err);
 	char text[1200];
 
-	if (!rel || rel[0] != '/' || strstr(rel, ".."))
+	if (!rel)
 		return;
 	if (cgroup_v1_destroy(rel, &err) < 0)
 		log_warn("container %s: %s", id, shim_error_text(&err, text, sizeof(text)));

@@ -4,13 +4,18 @@
  * shim/devices_bpf.c: the device program, run here by a small interpreter
  * of the instructions it emits.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "oci/json.h"
 #include "oci/resources.h"
 #include "oci/update_flags.h"
 #include "shim/cgroup_v1.h"
 #include "shim/devices_bpf.h"
+#include "shim/fsutil.h"
+#include "shim/store.h"
 #include "tests/unit/tap.h"
 
 static struct shim_error err;
@@ -339,11 +344,37 @@ TEST(a_cgroup_v1_folder_is_below_the_hierarchy_and_never_climbs)
 	return 0;
 }
 
+TEST(a_cgroup_v1_record_names_only_a_folder_shim_could_have_made)
+{
+	char dir[] = "/tmp/shim-v1-record-XXXXXX";
+	int fd;
+	char *rel;
+
+	CHECK(mkdtemp(dir) != NULL);
+	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	CHECK(fd >= 0);
+	CHECK(cgroup_v1_read_record(fd, &err) == NULL && err.errnum == ENOENT);
+	CHECK(write_file_at(fd, STORE_CGROUP_V1, "/shim/c1", &err) == 0);
+	rel = cgroup_v1_read_record(fd, &err);
+	CHECK_STR(rel, "/shim/c1");
+	free(rel);
+	CHECK(unlinkat(fd, STORE_CGROUP_V1, 0) == 0);
+	CHECK(write_file_at(fd, STORE_CGROUP_V1, "/shim/../../etc", &err) == 0);
+	CHECK(cgroup_v1_read_record(fd, &err) == NULL && err.errnum == EINVAL);
+	CHECK(unlinkat(fd, STORE_CGROUP_V1, 0) == 0);
+	CHECK(write_file_at(fd, STORE_CGROUP_V1, "shim/c1", &err) == 0);
+	CHECK(cgroup_v1_read_record(fd, &err) == NULL && err.errnum == EINVAL);
+	close(fd);
+	CHECK(remove_tree_at(AT_FDCWD, dir, &err) == 0);
+	return 0;
+}
+
 int main(void)
 {
 	TAP_START();
 	RUN(device_rules_as_cgroup_v1_lines);
 	RUN(a_cgroup_v1_folder_is_below_the_hierarchy_and_never_climbs);
+	RUN(a_cgroup_v1_record_names_only_a_folder_shim_could_have_made);
 	RUN(update_flags_become_the_same_settings_as_resources_json);
 	RUN(bad_update_flags_are_named);
 	RUN(kernel_memory_is_ignored_and_listed_for_a_warning);
