@@ -196,8 +196,16 @@ const char *oci_cap_name(int cap);
 /* "pid", "network", ... as in the spec. */
 const char *oci_ns_type_name(enum oci_ns_type type);
 
+/* The caller's IDs, for `spec --rootless`. */
+struct oci_spec_ids {
+	uid_t uid;
+	gid_t gid;
+};
+
 /* The default config, as `spec` writes it (runc's template): a malloc'd
- * NUL-terminated JSON text, or NULL with err filled. */
-char *oci_spec_default_json(struct shim_error *err);
+ * NUL-terminated JSON text, or NULL with err filled. With rootless, as
+ * runc's `spec --rootless`: a user namespace mapping those IDs to the
+ * container's root, and nothing that needs the host's root. */
+char *oci_spec_default_json(const struct oci_spec_ids *rootless, struct shim_error *err);
 
 #endif

@@ -15,8 +15,14 @@
 #include "oci/spec.h"
 #include "oci/cleanup.h"
 
-/* Everything after the process; process and annotations come first. */
-static const char spec_rest[] =
+/*
+ * runc's template after the process, in pieces: `spec --rootless` leaves
+ * out what an unprivileged user cannot have (as runc's): devpts's gid=5
+ * (no such group mapped), sysfs (no network namespace of its own: the
+ * host's /sys bound read-only instead), the network namespace, the device
+ * rules; and adds a user namespace mapping the caller's IDs.
+ */
+static const char spec_mounts_head[] =
 	"	\"root\": {\n"
 	"		\"path\": \"rootfs\",\n"
 	"		\"readonly\": true\n"
@@ -48,8 +54,13 @@ static const char spec_rest[] =
 	"				\"noexec\",\n"
 	"				\"newinstance\",\n"
 	"				\"ptmxmode=0666\",\n"
-	"				\"mode=0620\",\n"
-	"				\"gid=5\"\n"
+	"				\"mode=0620\"";
+
+static const char spec_devpts_gid[] =
+	",\n"
+	"				\"gid=5\"\n";
+
+static const char spec_devpts_to_sysfs[] =
 	"			]\n"
 	"		},\n"
 	"		{\n"
@@ -73,7 +84,9 @@ static const char spec_rest[] =
 	"				\"noexec\",\n"
 	"				\"nodev\"\n"
 	"			]\n"
-	"		},\n"
+	"		},\n";
+
+static const char spec_sysfs[] =
 	"		{\n"
 	"			\"destination\": \"/sys\",\n"
 	"			\"type\": \"sysfs\",\n"
@@ -84,7 +97,23 @@ static const char spec_rest[] =
 	"				\"nodev\",\n"
 	"				\"ro\"\n"
 	"			]\n"
-	"		},\n"
+	"		},\n";
+
+static const char spec_sysfs_rootless[] =
+	"		{\n"
+	"			\"destination\": \"/sys\",\n"
+	"			\"type\": \"none\",\n"
+	"			\"source\": \"/sys\",\n"
+	"			\"options\": [\n"
+	"				\"rbind\",\n"
+	"				\"nosuid\",\n"
+	"				\"noexec\",\n"
+	"				\"nodev\",\n"
+	"				\"ro\"\n"
+	"			]\n"
+	"		},\n";
+
+static const char spec_cgroup_to_linux[] =
 	"		{\n"
 	"			\"destination\": \"/sys/fs/cgroup\",\n"
 	"			\"type\": \"cgroup\",\n"
@@ -98,7 +127,9 @@ static const char spec_rest[] =
 	"			]\n"
 	"		}\n"
 	"	],\n"
-	"	\"linux\": {\n"
+	"	\"linux\": {\n";
+
+static const char spec_resources[] =
 	"		\"resources\": {\n"
 	"			\"devices\": [\n"
 	"				{\n"
@@ -106,14 +137,20 @@ static const char spec_rest[] =
 	"					\"access\": \"rwm\"\n"
 	"				}\n"
 	"			]\n"
-	"		},\n"
+	"		},\n";
+
+static const char spec_namespaces_head[] =
 	"		\"namespaces\": [\n"
 	"			{\n"
 	"				\"type\": \"pid\"\n"
-	"			},\n"
+	"			},\n";
+
+static const char spec_network_ns[] =
 	"			{\n"
 	"				\"type\": \"network\"\n"
-	"			},\n"
+	"			},\n";
+
+static const char spec_namespaces_mid[] =
 	"			{\n"
 	"				\"type\": \"ipc\"\n"
 	"			},\n"
@@ -124,9 +161,20 @@ static const char spec_rest[] =
 	"				\"type\": \"mount\"\n"
 	"			},\n"
 	"			{\n"
-	"				\"type\": \"cgroup\"\n"
+	"				\"type\": \"cgroup\"\n";
+
+static const char spec_namespaces_end[] =
 	"			}\n"
-	"		],\n"
+	"		],\n";
+
+static const char spec_user_ns[] =
+	"			},\n"
+	"			{\n"
+	"				\"type\": \"user\"\n"
+	"			}\n"
+	"		],\n";
+
+static const char spec_tail[] =
 	"		\"maskedPaths\": [\n"
 	"			\"/proc/acpi\",\n"
 	"			\"/proc/asound\",\n"
@@ -148,6 +196,33 @@ static const char spec_rest[] =
 	"		]\n"
 	"	}\n"
 	"}\n";
+
+/* Everything after the process (and annotations): malloc'd. */
+static char *spec_rest(const struct oci_spec_ids *rootless, struct shim_error *err)
+{
+	char *out = NULL;
+	int r;
+
+	if (!rootless)
+		r = asprintf(&out, "%s%s%s%s%s%s%s%s%s%s%s", spec_mounts_head, spec_devpts_gid,
+			     spec_devpts_to_sysfs, spec_sysfs, spec_cgroup_to_linux, spec_resources,
+			     spec_namespaces_head, spec_network_ns, spec_namespaces_mid,
+			     spec_namespaces_end, spec_tail);
+	else
+		r = asprintf(&out, "%s\n%s%s%s%s%s%s"
+			     "\t\t\"uidMappings\": [\n\t\t\t{\n\t\t\t\t\"containerID\": 0,\n"
+			     "\t\t\t\t\"hostID\": %u,\n\t\t\t\t\"size\": 1\n\t\t\t}\n\t\t],\n"
+			     "\t\t\"gidMappings\": [\n\t\t\t{\n\t\t\t\t\"containerID\": 0,\n"
+			     "\t\t\t\t\"hostID\": %u,\n\t\t\t\t\"size\": 1\n\t\t\t}\n\t\t],\n%s",
+			     spec_mounts_head, spec_devpts_to_sysfs, spec_sysfs_rootless,
+			     spec_cgroup_to_linux, spec_namespaces_head, spec_namespaces_mid, spec_user_ns,
+			     (unsigned)rootless->uid, (unsigned)rootless->gid, spec_tail);
+	if (r < 0) {
+		shim_fail(err, ENOMEM, "spec");
+		return NULL;
+	}
+	return out;
+}
 
 static const char *const default_caps[] = {
 	"CAP_AUDIT_WRITE", "CAP_KILL", "CAP_NET_BIND_SERVICE", NULL,
@@ -222,13 +297,13 @@ static void trim_newline(char *s)
 		s[n - 1] = '\0';
 }
 
-char *oci_spec_json_for_process(const struct oci_bundle_process *p, char *const *annotations,
-				struct shim_error *err)
+static char *spec_json(const struct oci_bundle_process *p, char *const *annotations,
+		       const struct oci_spec_ids *rootless, struct shim_error *err)
 {
-	_cleanup_free_ char *process = gen_member(p, NULL, err), *ann = NULL;
+	_cleanup_free_ char *process = gen_member(p, NULL, err), *ann = NULL, *rest = NULL;
 	char *out = NULL;
 
-	if (!process)
+	if (!process || !(rest = spec_rest(rootless, err)))
 		return NULL;
 	if (annotations && annotations[0] && !(ann = gen_member(NULL, annotations, err)))
 		return NULL;
@@ -237,14 +312,20 @@ char *oci_spec_json_for_process(const struct oci_bundle_process *p, char *const 
 		trim_newline(ann);
 	if (asprintf(&out, "{\n\t\"ociVersion\": \"1.0.2-dev\",\n\t\"process\": %s,\n%s%s%s%s",
 		     process, ann ? "\t\"annotations\": " : "", ann ? ann : "", ann ? ",\n" : "",
-		     spec_rest) < 0) {
+		     rest) < 0) {
 		shim_fail(err, ENOMEM, "spec");
 		return NULL;
 	}
 	return out;
 }
 
-char *oci_spec_default_json(struct shim_error *err)
+char *oci_spec_json_for_process(const struct oci_bundle_process *p, char *const *annotations,
+				struct shim_error *err)
+{
+	return spec_json(p, annotations, NULL, err);
+}
+
+char *oci_spec_default_json(const struct oci_spec_ids *rootless, struct shim_error *err)
 {
 	static char *const args[] = { "sh", NULL };
 	static char *const env[] = {
@@ -256,5 +337,5 @@ char *oci_spec_default_json(struct shim_error *err)
 		.args = args, .env = env, .cwd = "/", .terminal = 1,
 	};
 
-	return oci_spec_json_for_process(&p, NULL, err);
+	return spec_json(&p, NULL, rootless, err);
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* spec [-b BUNDLE]: write the default config.json; never overwrite one. */
+/* spec [-b BUNDLE] [--rootless]: write the default config.json (for an
+ * unprivileged caller with --rootless); never overwrite one. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,6 +24,8 @@ int cmd_spec(const struct global_opts *g, int argc, char **argv, struct shim_err
 	_cleanup_free_ char *json = NULL;
 	_cleanup_close_ int fd = -1;
 	const char *bundle = ".";
+	struct oci_spec_ids ids = { geteuid(), getegid() };
+	bool rootless = false;
 	char path[PATH_MAX];
 	size_t len;
 	int ch;
@@ -32,13 +36,13 @@ int cmd_spec(const struct global_opts *g, int argc, char **argv, struct shim_err
 		if (ch == 'b')
 			bundle = optarg;
 		else if (ch == 'r')
-			return shim_fail(err, ENOTSUP, "spec: --rootless is not supported yet");
+			rootless = true;
 		else
 			return shim_fail(err, 0, "spec: unknown or incomplete flag %s", argv[optind - 1]);
 	}
 	if (optind != argc)
 		return shim_fail(err, 0, "spec: takes no arguments");
-	json = oci_spec_default_json(err);
+	json = oci_spec_default_json(rootless ? &ids : NULL, err);
 	if (!json)
 		return -1;
 	snprintf(path, sizeof(path), "%s/config.json", bundle);

@@ -210,7 +210,7 @@ static void run_bad_configs(void)
 
 TEST(the_default_spec_parses)
 {
-	char *json = oci_spec_default_json(&err);
+	char *json = oci_spec_default_json(NULL, &err);
 	struct oci_spec *s = parse(json);
 
 	CHECK(s);
@@ -226,6 +226,37 @@ TEST(the_default_spec_parses)
 	CHECK(s->process.caps.present);
 	CHECK(s->process.caps.bounding == ((1ULL << 5) | (1ULL << 10) | (1ULL << 29)));
 	CHECK(s->process.caps.inheritable == 0);
+	oci_spec_free(s);
+	free(json);
+	return 0;
+}
+
+TEST(the_rootless_default_spec_maps_the_caller_and_needs_no_root)
+{
+	const struct oci_spec_ids ids = { 1000, 1001 };
+	char *json = oci_spec_default_json(&ids, &err);
+	struct oci_spec *s = parse(json);
+	const struct oci_mount *sys = NULL, *pts = NULL;
+
+	CHECK(s);
+	CHECK(s->n_namespaces == 6);
+	CHECK(oci_spec_namespace(s, OCI_NS_USER) && !oci_spec_namespace(s, OCI_NS_NETWORK));
+	CHECK(s->n_uid_mappings == 1 && s->uid_mappings[0].container_id == 0 &&
+	      s->uid_mappings[0].host_id == 1000 && s->uid_mappings[0].size == 1);
+	CHECK(s->n_gid_mappings == 1 && s->gid_mappings[0].host_id == 1001);
+	CHECK(!s->resources.has_devices && s->resources.n_settings == 0);
+	CHECK(s->n_mounts == 7);
+	for (size_t i = 0; i < s->n_mounts; i++) {
+		if (strcmp(s->mounts[i].destination, "/sys") == 0)
+			sys = &s->mounts[i];
+		if (strcmp(s->mounts[i].destination, "/dev/pts") == 0)
+			pts = &s->mounts[i];
+	}
+	CHECK(sys && sys->bind && strcmp(sys->source, "/sys") == 0);
+	CHECK(pts);
+	for (char **o = pts->options; *o; o++)
+		CHECK(strncmp(*o, "gid=", 4) != 0 && strncmp(*o, "uid=", 4) != 0);
+	CHECK_STR(s->masked_paths[0], "/proc/acpi");
 	oci_spec_free(s);
 	free(json);
 	return 0;
@@ -466,6 +497,7 @@ int main(void)
 {
 	TAP_START();
 	RUN(the_default_spec_parses);
+	RUN(the_rootless_default_spec_maps_the_caller_and_needs_no_root);
 	RUN(a_minimal_config_parses);
 	RUN(unknown_members_are_ignored);
 	RUN(rlimit_infinity_survives);
