@@ -39,6 +39,7 @@
 #include "shim/procfs.h"
 #include "shim/rootfs.h"
 #include "shim/resctrl.h"
+#include "shim/rootless.h"
 #include "shim/signals.h"
 #include "shim/spawn.h"
 #include "shim/store.h"
@@ -140,6 +141,8 @@ static int check_supported(const struct create_opts *o, const struct bundle *b,
 				 "foreground, which copies the terminal itself)");
 	if (o->console_socket && !b->spec->process.terminal)
 		return shim_fail(err, 0, "--console-socket: the config's process.terminal is false");
+	if (rootless_check(b->spec, o->systemd_cgroup, err) < 0)
+		return -1;
 	if (ns_check_supported(b->spec, err) < 0 || sysctl_check(b->spec, err) < 0 ||
 	    lsm_check(&b->spec->process, b->spec->mount_label, err) < 0)
 		return -1;
@@ -153,7 +156,9 @@ static int feed_user_ns(int sync_fd, const struct bundle *b, pid_t pid, int pidf
 			const int *prepared, struct shim_error *err)
 {
 	if (ns_new_user(b->spec)) {
-		if (ns_write_id_maps(pid, b->spec, err) < 0)
+		/* without CAP_SETUID: only its own IDs, or newuidmap's */
+		if ((geteuid() != 0 ? rootless_write_id_maps(pid, b->spec, err)
+				    : ns_write_id_maps(pid, b->spec, err)) < 0)
 			return -1;
 		log_debug("uid_map and gid_map of %d written", (int)pid);
 	}
@@ -300,6 +305,21 @@ static int fchown_to_ns_root(int dir_fd, const struct oci_spec *s, struct shim_e
 	return 0;
 }
 
+/* Rootless, the cgroup could not be made: may the container do without?
+ * (shim/rootless.h) */
+static bool cgroup_not_needed(const struct create_opts *o, const struct oci_spec *s,
+			      struct shim_error *err)
+{
+	char text[1200];
+
+	if (!rootless_cgroup_optional(s, err))
+		return false;
+	log_debug("rootless: container %s runs in no cgroup of its own (%s)", o->id,
+		  shim_error_text(err, text, sizeof(text)));
+	memset(err, 0, sizeof(*err));
+	return true;
+}
+
 /*
  * The container's cgroup folder, made and filled before the init exists. A
  * host without cgroup v2 gets none, which only a config asking for no
@@ -328,9 +348,10 @@ static int make_cgroup(const struct create_opts *o, const struct oci_spec *s, ch
 	if (cgroup_resolve(s->cgroups_path, o->id, rel, len, err) < 0)
 		return -1;
 	*fd = cgroup_create(rel, &s->resources, err);
-	if (*fd < 0)
-		rel[0] = '\0';
-	return *fd < 0 ? -1 : 0;
+	if (*fd >= 0)
+		return 0;
+	rel[0] = '\0';
+	return cgroup_not_needed(o, s, err) ? 0 : -1;
 }
 
 /* A cgroup v1 host: a folder in each hierarchy, recorded in
@@ -346,7 +367,12 @@ static int make_cgroup_v1(const struct create_opts *o, const struct oci_spec *s,
 	    cgroup_v1_resolve(s->cgroups_path, o->id, rel, sizeof(rel), err) < 0 ||
 	    write_file_at(dir_fd, STORE_CGROUP_V1, rel, err) < 0)
 		return -1;
-	return cgroup_v1_create(rel, &s->resources, v1, err);
+	if (cgroup_v1_create(rel, &s->resources, v1, err) == 0)
+		return 0;
+	if (!cgroup_not_needed(o, s, err))
+		return -1;
+	unlinkat(dir_fd, STORE_CGROUP_V1, 0);
+	return 0;
 }
 
 /* The folders ROOT/ID/cgroup-v1 names go; a failure is only said. */
@@ -520,6 +546,11 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 		  b.rootfs, b.spec->n_mounts, b.spec->n_namespaces);
 	if (check_supported(o, &b, err) < 0 || settle_joined_user_ns(b.spec, err) < 0)
 		goto fail;
+	if (rootless() && b.spec->resources.has_devices) {
+		log_debug("rootless: no device program (linux.resources.devices): the container's "
+			  "user namespace makes and mounts no device node");
+		b.spec->resources.has_devices = false;
+	}
 	caps_warn_unknown(&b.spec->process.caps);
 	cgroup_warn_ignored(&b.spec->resources);
 	dir_fd = store_create(o->root, o->id, err);

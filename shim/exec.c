@@ -69,6 +69,7 @@ struct exec_ctx {
 	int console_fd;		/* the child's end of the terminal socket, or -1 */
 	bool late_cgroup;	/* moved into the (frozen) cgroup after READY */
 	bool hold;		/* waits after READY until the runtime says go on */
+	bool user_joined;	/* the runtime is in the container's user namespace */
 	const struct cgroup_v1 *v1;	/* a cgroup v1 host: the container's folders */
 	int agent_fd;		/* SCMP_ACT_NOTIFY: connected to listenerPath, or -1 */
 	struct oci_state_view state;	/* the container's, for the agent */
@@ -101,7 +102,8 @@ static int child_setup(struct exec_ctx *x, struct process_plan *plan, struct shi
 	if (x->ns_flags && setns(x->init_pidfd, x->ns_flags) < 0)
 		return shim_fail_errno(err, "exec: joining the container's namespaces");
 	/* in the container's user namespace, act as its root until set_user */
-	if ((x->ns_flags & CLONE_NEWUSER) && (setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0))
+	if (((x->ns_flags & CLONE_NEWUSER) || x->user_joined) &&
+	    (setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0))
 		return shim_fail_errno(err, "exec: becoming root of the container's user namespace");
 	/* joining the mount namespace moved us to its root: the container's;
 	 * a container in the runtime's own has nothing made on the host */
@@ -240,6 +242,32 @@ static int settle(const struct exec_ctx *x, int sync_fd, int rdt_group, int targ
 	return 0;
 }
 
+/* The PID (and time) namespace the child is cloned into. A caller other
+ * than root may join it only from inside the container's user namespace
+ * (setns wants CAP_SYS_ADMIN in its own): the runtime joins that one too,
+ * made undumpable first, so nothing in the container may ptrace it or
+ * read its memory (its mm stays the host namespace's). */
+static int join_for_children(int init_pidfd, struct ns_plan *ns, struct exec_ctx *x,
+			     struct shim_error *err)
+{
+	int flags = ns->for_children;
+
+	if (geteuid() != 0 && (ns->for_self & CLONE_NEWUSER)) {
+		if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+			return shim_fail_errno(err, "exec: prctl(PR_SET_DUMPABLE)");
+		flags |= CLONE_NEWUSER;
+	}
+	if (setns(init_pidfd, flags) < 0)
+		return shim_fail_errno(err, "exec: joining the container's %snamespace",
+				       flags & CLONE_NEWUSER ? "user and PID " : "PID ");
+	if (flags & CLONE_NEWUSER) {
+		x->ns_flags &= ~CLONE_NEWUSER;
+		x->user_joined = true;
+		log_debug("exec: the runtime joined the container's user namespace (rootless)");
+	}
+	return 0;
+}
+
 static int spawn(struct container *c, const struct exec_opts *o, int *pidfd, int *master,
 		 struct shim_error *err)
 {
@@ -255,8 +283,8 @@ static int spawn(struct container *c, const struct exec_opts *o, int *pidfd, int
 	log_debug("exec in %s: joining the namespaces of its init %d (0x%x, 0x%x for children)",
 		  c->id, (int)c->state->pid, ns.for_self, ns.for_children);
 	/* PID and time namespaces apply to children: join them here */
-	if (ns.for_children && setns(c->pidfd, ns.for_children) < 0)
-		return shim_fail_errno(err, "exec: joining the container's PID namespace");
+	if (ns.for_children && join_for_children(c->pidfd, &ns, &x, err) < 0)
+		return -1;
 	target = exec_cgroup(c, o, err);
 	if (target < 0 && o->cgroup)
 		return -1;

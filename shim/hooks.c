@@ -94,8 +94,8 @@ static void tidy_output(char *text)
 			*p = ' ';
 }
 
-static int run_one(const struct oci_hook *hook, const char *where, const char *state,
-		   struct shim_error *err)
+int hooks_run_one(const struct oci_hook *hook, const char *where, const char *state,
+		  struct shim_error *err)
 {
 	int in[2], out[2], status = 0, pidfd = -1;
 	char kept[OUTPUT_KEPT] = "";
@@ -150,7 +150,7 @@ int hooks_run(const struct oci_hooks *h, enum oci_hook_kind kind, const char *st
 		char where[64];
 
 		snprintf(where, sizeof(where), "hooks.%s[%zu]", oci_hook_kind_name(kind), i);
-		if (run_one(&h->list[kind][i], where, state_json, err) < 0)
+		if (hooks_run_one(&h->list[kind][i], where, state_json, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -163,7 +163,7 @@ void hooks_run_warn(const struct oci_hooks *h, enum oci_hook_kind kind, const ch
 		char where[64], text[2048];
 
 		snprintf(where, sizeof(where), "hooks.%s[%zu]", oci_hook_kind_name(kind), i);
-		if (run_one(&h->list[kind][i], where, state_json, &err) < 0)
+		if (hooks_run_one(&h->list[kind][i], where, state_json, &err) < 0)
 			log_warn("%s", shim_error_text(&err, text, sizeof(text)));
 	}
 }

@@ -29,6 +29,11 @@
 int hooks_run(const struct oci_hooks *h, enum oci_hook_kind kind, const char *state_json,
 	      struct shim_error *err);
 
+/* One program run as a hook is (state on its stdin, its output kept for
+ * the error, killed after its timeout), its failure named by where. */
+int hooks_run_one(const struct oci_hook *hook, const char *where, const char *state,
+		  struct shim_error *err);
+
 /* Every hook of the kind, failures logged as warnings. */
 void hooks_run_warn(const struct oci_hooks *h, enum oci_hook_kind kind, const char *state_json);
 

@@ -12,6 +12,7 @@
 
 #include "shim/cmd/cmd.h"
 #include "shim/log.h"
+#include "shim/rootless.h"
 #include "shim/selfexe.h"
 #include "shim/version.h"
 
@@ -41,7 +42,7 @@ static const struct {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: shim [--root DIR] [--log FILE] [--log-format text|json] [--debug] "
-		   "COMMAND [ARGS...]\n\ncommands:\n");
+		   "[--systemd-cgroup] [--rootless auto|true|false] COMMAND [ARGS...]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 }
@@ -68,6 +69,7 @@ static int take_value(char **argv, int argc, int *i, const char *name, const cha
 
 static int parse_globals(int argc, char **argv, struct global_opts *g, struct shim_error *err)
 {
+	const char *mode;
 	int i;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -77,6 +79,11 @@ static int parse_globals(int argc, char **argv, struct global_opts *g, struct sh
 		    (r = take_value(argv, argc, &i, "--log", &g->log, err)) ||
 		    (r = take_value(argv, argc, &i, "--log-format", &g->log_format, err))) {
 			if (r < 0)
+				return -1;
+			continue;
+		}
+		if ((r = take_value(argv, argc, &i, "--rootless", &mode, err))) {
+			if (r < 0 || rootless_set_mode(mode, err) < 0)
 				return -1;
 			continue;
 		}
@@ -119,7 +126,7 @@ static bool enters_container(const char *cmd)
 
 int main(int argc, char **argv)
 {
-	struct global_opts g = { .root = "/run/shim", .log_format = "text" };
+	struct global_opts g = { .log_format = "text" };
 	struct shim_error err = { 0 };
 	char text[2048];
 	int first, status = -1;
@@ -128,6 +135,9 @@ int main(int argc, char **argv)
 	 * children (the init, ps, hooks) before we could wait for them. */
 	signal(SIGCHLD, SIG_DFL);
 	first = parse_globals(argc, argv, &g, &err);
+	/* as runc: a rootless caller's state under $XDG_RUNTIME_DIR */
+	if (!g.root)
+		g.root = rootless_default_root();
 	/* as runc: --version and --help anywhere among the global flags */
 	if (first >= 0 && g.version) {
 		printf("shim version %s\nspec: %s\n", SHIM_VERSION, SHIM_SPEC_VERSION);

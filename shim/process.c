@@ -221,8 +221,13 @@ int process_prepare(const struct oci_process *p, const struct oci_seccomp *secco
 
 static int set_user(const struct oci_user *u, struct shim_error *err)
 {
-	if (setgroups(u->n_additional_gids, u->additional_gids) < 0)
-		return shim_fail_errno(err, "process.user.additionalGids: setgroups");
+	/* EPERM for none: a user namespace whose setgroups is "deny" (a
+	 * rootless caller's own gid mapped alone) keeps the groups it has */
+	if (setgroups(u->n_additional_gids, u->additional_gids) < 0 &&
+	    (errno != EPERM || u->n_additional_gids))
+		return shim_fail_errno(err, "process.user.additionalGids: setgroups%s",
+				       errno == EPERM ? " (denied in this user namespace: a "
+				       "rootless container maps more gids with newgidmap)" : "");
 	if (setresgid(u->gid, u->gid, u->gid) < 0)
 		return shim_fail_errno(err, "process.user.gid: setgid %u", (unsigned)u->gid);
 	if (setresuid(u->uid, u->uid, u->uid) < 0)
