@@ -302,3 +302,38 @@ char **store_list(const char *root, struct shim_error *err)
 	qsort(ids, n, sizeof(*ids), cmp_str);
 	return ids;
 }
+
+/* The name /etc/passwd gives uid, or false. */
+static bool passwd_name(uid_t uid, char *name, size_t len)
+{
+	FILE *f = fopen("/etc/passwd", "re");
+	char line[1024];
+	bool found = false;
+
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':'), *uid_field;
+		char *end;
+
+		if (!colon || !(uid_field = strchr(colon + 1, ':')))
+			continue;
+		if (strtoul(uid_field + 1, &end, 10) != uid || *end != ':' || uid_field[1] == ':')
+			continue;
+		*colon = '\0';
+		snprintf(name, len, "%s", line);
+		found = true;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+void store_owner_name(int dir_fd, char *name, size_t len)
+{
+	struct stat st;
+
+	name[0] = '\0';
+	if (fstat(dir_fd, &st) < 0)
+		return;
+	if (!passwd_name(st.st_uid, name, len))
+		snprintf(name, len, "#%u", (unsigned)st.st_uid);
+}

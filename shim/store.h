@@ -35,6 +35,10 @@ struct oci_state *store_read_state(int dir_fd, const char *id, struct shim_error
 /* Remove ROOT/ID and what it holds. */
 int store_remove(const char *root, const char *id, struct shim_error *err);
 
+/* Who owns the folder (dir_fd: ROOT/ID), as runc's list names them: the
+ * host's /etc/passwd name of its uid, else "#UID". */
+void store_owner_name(int dir_fd, char *name, size_t len);
+
 /* The IDs under ROOT, sorted; NULL-terminated, malloc'd. */
 char **store_list(const char *root, struct shim_error *err);
 

@@ -86,8 +86,15 @@ int cmd_list(const struct global_opts *g, int argc, char **argv, struct shim_err
 		struct container c;
 
 		/* One that vanished or is half-made is not listed. */
+		char owner[256], *name;
+
 		if (container_load(g->root, ids[i], &c, NULL) < 0)
 			continue;
+		store_owner_name(c.dir_fd, owner, sizeof(owner));
+		if ((name = strdup(owner))) {
+			free(c.state->owner);
+			c.state->owner = name;
+		}
 		states[n++] = TAKE_PTR(c.state);
 		container_release(&c);
 	}

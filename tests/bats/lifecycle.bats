@@ -202,6 +202,9 @@ setup() {
 	[ "$(sed -n 1p <<< "$output" | awk '{print $1, $2, $3}')" = "ID PID STATUS" ]
 	grep -E '^c1 +[0-9]+ +created ' <<< "$output"
 	grep -E '^c2 +[0-9]+ +running ' <<< "$output"
+	# as runc: the owner of the state folder, by its /etc/passwd name
+	[ "$(sed -n 1p <<< "$output" | awk '{print $NF}')" = OWNER ]
+	[ "$(grep '^c2 ' <<< "$output" | awk '{print $NF}')" = root ]
 }
 
 @test "list -q prints only the IDs" {
@@ -218,7 +221,7 @@ setup() {
 	shim_detached create -b "$BUNDLE" c1
 	run shim list --format json
 	assert_success
-	[ "$(jq -r '.[0].id + " " + .[0].status' <<< "$output")" = "c1 created" ]
+	[ "$(jq -r '.[0].id + " " + .[0].status + " " + .[0].owner' <<< "$output")" = "c1 created root" ]
 }
 
 @test "spec writes runc's default template and will not overwrite it" {
