@@ -5,18 +5,14 @@
 #include "oci/json.h"
 #include "oci/refused.h"
 
+/* (memory.swappiness, network and the other knobs v1 has a file for are
+ * refused later, where cgroup v2 is used: oci/resources_v1.c) */
 #define V1_ONLY "a cgroup v1 knob: cgroup v2 has no such file"
 
 static const struct refused_member resource_members[] = {
-	{ "memory.kernelTCP", REFUSE_PRESENT, V1_ONLY },
-	{ "memory.swappiness", REFUSE_PRESENT, V1_ONLY },
-	{ "memory.disableOOMKiller", REFUSE_TRUE, V1_ONLY },
 	{ "memory.useHierarchy", REFUSE_FALSE, "cgroup v2 is always hierarchical" },
-	{ "cpu.realtimeRuntime", REFUSE_NONZERO, V1_ONLY " (no real-time group scheduling)" },
-	{ "cpu.realtimePeriod", REFUSE_NONZERO, V1_ONLY " (no real-time group scheduling)" },
 	{ "blockIO.leafWeight", REFUSE_PRESENT, V1_ONLY },
 	{ "blockIO.weightDevice.leafWeight", REFUSE_IN_ELEMENTS, V1_ONLY },
-	{ "network", REFUSE_PRESENT, "net_cls and net_prio are cgroup v1 controllers" },
 };
 
 /* The member at a dotted path below obj; *rest is set to what is left

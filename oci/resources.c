@@ -13,26 +13,53 @@
 
 #define DEFAULT_CPU_PERIOD 100000
 
-int oci_resources_add(struct oci_resources *r, const char *file, const char *value,
-		      const char *json_path, struct shim_error *err)
+static int add_to(struct cgroup_setting **list, size_t *n, const char *file, const char *value,
+		  const char *json_path, const char *why, struct shim_error *err)
 {
-	struct cgroup_setting *grown = realloc(r->settings, (r->n_settings + 1) * sizeof(*grown));
+	struct cgroup_setting *grown = reallocarray(*list, *n + 1, sizeof(**list));
 	struct cgroup_setting *s;
 
 	if (!grown)
 		return shim_fail(err, ENOMEM, "%s", json_path);
-	r->settings = grown;
-	s = &r->settings[r->n_settings];
+	*list = grown;
+	s = &grown[*n];
 	s->file = strdup(file);
 	s->value = strdup(value);
 	s->json_path = strdup(json_path);
+	s->v2_refusal = why;
 	if (!s->file || !s->value || !s->json_path) {
 		free(s->file);
 		free(s->value);
 		free(s->json_path);
 		return shim_fail(err, ENOMEM, "%s", json_path);
 	}
-	r->n_settings++;
+	(*n)++;
+	return 0;
+}
+
+int oci_resources_add(struct oci_resources *r, const char *file, const char *value,
+		      const char *json_path, struct shim_error *err)
+{
+	return add_to(&r->settings, &r->n_settings, file, value, json_path, NULL, err);
+}
+
+int oci_resources_add_v1(struct oci_resources *r, const char *file, const char *value,
+			 const char *json_path, const char *why, struct shim_error *err)
+{
+	return add_to(&r->v1, &r->n_v1, file, value, json_path, why, err);
+}
+
+const char *oci_resources_first_path(const struct oci_resources *r)
+{
+	return r->n_settings ? r->settings[0].json_path : r->n_v1 ? r->v1[0].json_path : NULL;
+}
+
+int oci_resources_refuse_v1_only(const struct oci_resources *r, struct shim_error *err)
+{
+	for (size_t i = 0; i < r->n_v1; i++)
+		if (r->v1[i].v2_refusal)
+			return shim_fail(err, ENOTSUP, "%s: not supported: %s", r->v1[i].json_path,
+					 r->v1[i].v2_refusal);
 	return 0;
 }
 
@@ -430,6 +457,8 @@ int oci_resources_parse(yajl_val obj, const char *path, struct oci_resources *r,
 		    (got == 0 && add_limit(r, "pids.max", limit > 0 ? limit : -1, where, err) < 0))
 			goto fail;
 	}
+	if (oci_resources_parse_v1(obj, path, r, err) < 0)
+		goto fail;
 	/* Last, so that a unified value wins over a converted one. */
 	if (uni && parse_unified(uni, path, r, err) < 0)
 		goto fail;
@@ -447,14 +476,20 @@ const struct cgroup_setting *oci_resources_find(const struct oci_resources *r, c
 	return NULL;
 }
 
+static void free_settings(struct cgroup_setting *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(list[i].file);
+		free(list[i].value);
+		free(list[i].json_path);
+	}
+	free(list);
+}
+
 void oci_resources_release(struct oci_resources *r)
 {
-	for (size_t i = 0; i < r->n_settings; i++) {
-		free(r->settings[i].file);
-		free(r->settings[i].value);
-		free(r->settings[i].json_path);
-	}
-	free(r->settings);
+	free_settings(r->settings, r->n_settings);
+	free_settings(r->v1, r->n_v1);
 	free(r->devices);
 	strv_free(r->ignored);
 	memset(r, 0, sizeof(*r));

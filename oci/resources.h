@@ -23,6 +23,7 @@ struct cgroup_setting {
 	char *file;		/* "memory.max" */
 	char *value;		/* "104857600" */
 	char *json_path;	/* what it came from, for errors */
+	const char *v2_refusal;	/* in v1: why cgroup v2 cannot have it, or NULL */
 };
 
 /* linux.resources.devices[]: BPF_DEVCG_ACC_* bits in access. */
@@ -48,6 +49,13 @@ struct oci_resources {
 	/* cpu.shares and blockIO.weight as given (0: none), which cgroup v2
 	 * scales into cpu.weight and io.weight: a cgroup v1 host writes them */
 	uint64_t cpu_shares, blkio_weight;
+	/* the same as cgroup v1 files and units (oci/resources_v1.c): the
+	 * per-device blockIO weights and throttles, hugepage and rdma limits
+	 * (which settings hold in v2's words too), and the knobs v2 has no file
+	 * for (network classID and priorities, memory swappiness, kernelTCP,
+	 * disableOOMKiller, cpu realtime), their v2_refusal set */
+	struct cgroup_setting *v1;
+	size_t n_v1;
 	/* fields the spec lets a runtime ignore, given and ignored (JSON
 	 * paths, NULL-terminated, or NULL): the caller warns */
 	char **ignored;
@@ -60,6 +68,22 @@ int oci_resources_parse(yajl_val obj, const char *path, struct oci_resources *r,
 /* Add one setting (copies its strings). */
 int oci_resources_add(struct oci_resources *r, const char *file, const char *value,
 		      const char *json_path, struct shim_error *err);
+
+/* Add one v1 file write; why: NULL when v2 has the same in settings, else
+ * why v2 cannot have it. */
+int oci_resources_add_v1(struct oci_resources *r, const char *file, const char *value,
+			 const char *json_path, const char *why, struct shim_error *err);
+
+/* The JSON path of the first limit given (v2's or v1's), or NULL. */
+const char *oci_resources_first_path(const struct oci_resources *r);
+
+/* What only cgroup v1 has files for, refused by its JSON path (a cgroup v2
+ * host, the systemd driver). */
+int oci_resources_refuse_v1_only(const struct oci_resources *r, struct shim_error *err);
+
+/* Parse the fields only cgroup v1 has files for (oci/resources_v1.c). */
+int oci_resources_parse_v1(yajl_val obj, const char *path, struct oci_resources *r,
+			   struct shim_error *err);
 
 /* The setting for that file, or NULL. */
 const struct cgroup_setting *oci_resources_find(const struct oci_resources *r, const char *file);

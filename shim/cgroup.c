@@ -208,6 +208,8 @@ int cgroup_open(const char *rel, struct shim_error *err)
 int cgroup_apply(int dir_fd, const char *rel, const struct oci_resources *r,
 		 struct shim_error *err)
 {
+	if (oci_resources_refuse_v1_only(r, err) < 0)
+		return -1;
 	for (size_t i = 0; i < r->n_settings; i++) {
 		const struct cgroup_setting *s = &r->settings[i];
 

@@ -143,6 +143,10 @@ static int check_supported(const struct create_opts *o, const struct bundle *b,
 		return shim_fail(err, 0, "--console-socket: the config's process.terminal is false");
 	if (rootless_check(b->spec, o->systemd_cgroup, err) < 0)
 		return -1;
+	/* cgroup v1 knobs (memory.swappiness, network, ...) where v2 is used */
+	if ((o->systemd_cgroup || !cgroup_v1_host()) &&
+	    oci_resources_refuse_v1_only(&b->spec->resources, err) < 0)
+		return -1;
 	if (ns_check_supported(b->spec, err) < 0 || sysctl_check(b->spec, err) < 0 ||
 	    lsm_check(&b->spec->process, b->spec->mount_label, err) < 0)
 		return -1;
@@ -333,11 +337,10 @@ static int make_cgroup(const struct create_opts *o, const struct oci_spec *s, ch
 	if (!cgroup2_mounted()) {
 		if (cgroup_v1_host())
 			return 0;	/* the v1 folders: make_cgroup_v1 */
-		if (s->cgroups_path || s->resources.n_settings)
+		if (s->cgroups_path || oci_resources_first_path(&s->resources))
 			return shim_fail(err, ENOTSUP, "%s: needs cgroup v2 mounted at %s, or cgroup v1 "
-					 "hierarchies there", s->resources.n_settings
-					 ? s->resources.settings[0].json_path : "linux.cgroupsPath",
-					 CGROUP_ROOT);
+					 "hierarchies there", oci_resources_first_path(&s->resources)
+					 ?: "linux.cgroupsPath", CGROUP_ROOT);
 		log_warn("no cgroup v2 at %s: container %s runs without a cgroup%s", CGROUP_ROOT,
 			 o->id, s->resources.has_devices ? " and its device rules are not applied" : "");
 		return 0;

@@ -194,10 +194,9 @@ bool rootless_cgroup_optional(const struct oci_spec *s, struct shim_error *failu
 
 	if (!rootless() || !denied)
 		return false;
-	if (!s->cgroups_path && !s->resources.n_settings)
+	if (!s->cgroups_path && !oci_resources_first_path(&s->resources))
 		return true;
 	shim_error_wrap(failure, "%s: shim runs rootless, and may not make this cgroup",
-			s->resources.n_settings ? s->resources.settings[0].json_path
-						: "linux.cgroupsPath");
+			oci_resources_first_path(&s->resources) ?: "linux.cgroupsPath");
 	return false;
 }

@@ -168,6 +168,19 @@ start_sleeper() {
 	assert_output_has "memory.swappiness: not supported: a cgroup v1 knob"
 }
 
+@test "create refuses cgroup v1 knobs on a cgroup v2 host, by their path, leaving nothing" {
+	setup_bundle true
+	update_config '.linux.resources.network = {"classID": 1048577}'
+	run shim run -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "linux.resources.network: not supported: net_cls and net_prio are cgroup v1 controllers"
+	update_config 'del(.linux.resources.network) | .linux.resources.memory = {"disableOOMKiller": true}'
+	run shim run -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "linux.resources.memory.disableOOMKiller: not supported: a cgroup v1 knob"
+	assert_nothing_left
+}
+
 @test "update refuses a bad value naming the flag, and a bad file naming its path" {
 	start_sleeper
 	run shim update --memory 12q c1

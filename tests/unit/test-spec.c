@@ -448,23 +448,70 @@ TEST(net_devices_are_read_with_the_host_name_as_default)
 #define RES(json) MINIMAL ",\"linux\":{\"resources\":" json "}}"
 #define V1 ": not supported: a cgroup v1 knob: cgroup v2 has no such file"
 
+/* Parsed, kept as v1 files, and refused by path where cgroup v2 is used. */
+static int refused_on_v2(const char *json, const char *msg)
+{
+	struct oci_spec *s = parse(json);
+	int ok;
+
+	if (!s) {
+		printf("# refused at parse: %s\n", err.msg);
+		return 0;
+	}
+	memset(&err, 0, sizeof(err));
+	ok = oci_resources_refuse_v1_only(&s->resources, &err) < 0 && strcmp(err.msg, msg) == 0;
+	if (!ok)
+		printf("# got \"%s\", want \"%s\"\n", err.msg, msg);
+	oci_spec_free(s);
+	return ok;
+}
+
 TEST(cgroup_v1_knobs_are_refused_by_path_when_they_ask_for_something)
 {
-	CHECK(refuses(RES("{\"memory\":{\"swappiness\":10}}"), "linux.resources.memory.swappiness" V1));
-	CHECK(refuses(RES("{\"memory\":{\"kernelTCP\":1}}"), "linux.resources.memory.kernelTCP" V1));
-	CHECK(refuses(RES("{\"memory\":{\"disableOOMKiller\":true}}"),
-		      "linux.resources.memory.disableOOMKiller" V1));
+	CHECK(refused_on_v2(RES("{\"memory\":{\"swappiness\":10}}"), "linux.resources.memory.swappiness" V1));
+	CHECK(refused_on_v2(RES("{\"memory\":{\"kernelTCP\":1}}"), "linux.resources.memory.kernelTCP" V1));
+	CHECK(refused_on_v2(RES("{\"memory\":{\"disableOOMKiller\":true}}"),
+			    "linux.resources.memory.disableOOMKiller" V1));
 	CHECK(refuses(RES("{\"memory\":{\"useHierarchy\":false}}"),
 		      "linux.resources.memory.useHierarchy: not supported: cgroup v2 is always "
 		      "hierarchical"));
-	CHECK(refuses(RES("{\"cpu\":{\"realtimeRuntime\":950000}}"),
-		      "linux.resources.cpu.realtimeRuntime" V1 " (no real-time group scheduling)"));
+	CHECK(refused_on_v2(RES("{\"cpu\":{\"realtimeRuntime\":950000}}"),
+			    "linux.resources.cpu.realtimeRuntime" V1 " (no real-time group scheduling)"));
 	CHECK(refuses(RES("{\"blockIO\":{\"weightDevice\":[{\"major\":8,\"minor\":0,\"weight\":10},"
 			  "{\"major\":8,\"minor\":1,\"leafWeight\":10}]}}"),
 		      "linux.resources.blockIO.weightDevice[1].leafWeight" V1));
-	CHECK(refuses(RES("{\"network\":{\"classID\":1}}"),
-		      "linux.resources.network: not supported: net_cls and net_prio are cgroup v1 "
-		      "controllers"));
+	CHECK(refused_on_v2(RES("{\"network\":{\"classID\":1}}"),
+			    "linux.resources.network: not supported: net_cls and net_prio are cgroup "
+			    "v1 controllers"));
+	return 0;
+}
+
+TEST(cgroup_v1_knobs_become_v1_files_in_v1_units)
+{
+	struct oci_spec *s = parse(RES("{\"memory\":{\"swappiness\":10,\"disableOOMKiller\":true},"
+				       "\"network\":{\"classID\":1048577,\"priorities\":"
+				       "[{\"name\":\"eth0\",\"priority\":5}]},"
+				       "\"blockIO\":{\"weightDevice\":[{\"major\":8,\"minor\":0,\"weight\":500}],"
+				       "\"throttleReadBpsDevice\":[{\"major\":8,\"minor\":0,\"rate\":1048576}]}}"));
+	const struct oci_resources *r;
+
+	CHECK(s);
+	r = &s->resources;
+	CHECK(r->n_v1 == 6);
+	CHECK_STR(r->v1[0].file, "memory.swappiness");
+	CHECK_STR(r->v1[0].value, "10");
+	CHECK_STR(r->v1[1].file, "memory.oom_control");
+	CHECK_STR(r->v1[1].value, "1");
+	CHECK_STR(r->v1[2].file, "blkio.weight_device");
+	CHECK_STR(r->v1[2].value, "8:0 500");
+	CHECK(r->v1[2].v2_refusal == NULL);
+	CHECK_STR(r->v1[3].file, "blkio.throttle.read_bps_device");
+	CHECK_STR(r->v1[3].value, "8:0 1048576");
+	CHECK_STR(r->v1[4].file, "net_cls.classid");
+	CHECK_STR(r->v1[4].value, "1048577");
+	CHECK_STR(r->v1[5].file, "net_prio.ifpriomap");
+	CHECK_STR(r->v1[5].value, "eth0 5");
+	oci_spec_free(s);
 	return 0;
 }
 
@@ -514,6 +561,7 @@ int main(void)
 	RUN(net_devices_are_read_with_the_host_name_as_default);
 	RUN(cgroup_v1_knobs_are_refused_by_path_when_they_ask_for_something);
 	RUN(cgroup_v1_knobs_that_ask_for_nothing_pass);
+	RUN(cgroup_v1_knobs_become_v1_files_in_v1_units);
 	RUN(lsm_labels_are_read);
 	run_bad_configs();
 	TAP_DONE();

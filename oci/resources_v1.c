@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * oci/resources_v1.c: linux.resources as cgroup v1 files, for what v1
+ * writes in other words or units than v2 (the per-device blockIO weights
+ * and throttles, hugepage and rdma limits), and for the knobs only v1 has
+ * (network classID and priorities, memory swappiness, kernelTCP and
+ * disableOOMKiller, cpu realtime), which a cgroup v2 host refuses by name
+ * (oci_resources_refuse_v1_only). Values as the spec gives them: v1's own.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oci/json.h"
+#include "oci/resources.h"
+
+#define V1_ONLY "a cgroup v1 knob: cgroup v2 has no such file"
+#define NO_RT V1_ONLY " (no real-time group scheduling)"
+#define NET_V1 "net_cls and net_prio are cgroup v1 controllers"
+
+/* Is the member there and not null? */
+static bool given(yajl_val obj, const char *key)
+{
+	yajl_val v = json_member(obj, key);
+
+	return v && !YAJL_IS_NULL(v);
+}
+
+/* value as v1 wants it, at where.key (where alone when key is NULL) */
+static int add_number(struct oci_resources *r, const char *file, int64_t v, const char *where,
+		      const char *key, const char *why, struct shim_error *err)
+{
+	char text[24], path[300];
+
+	snprintf(text, sizeof(text), "%" PRId64, v);
+	snprintf(path, sizeof(path), "%s%s%s", where, key ? "." : "", key ? key : "");
+	return oci_resources_add_v1(r, file, text, path, why, err);
+}
+
+static int parse_memory(yajl_val m, const char *path, struct oci_resources *r,
+			struct shim_error *err)
+{
+	char where[256];
+	uint64_t swappiness;
+	int64_t tcp;
+	bool no_oom = false;
+
+	snprintf(where, sizeof(where), "%s.memory", path);
+	if (given(m, "swappiness") &&
+	    (json_get_u64(m, "swappiness", where, 100, &swappiness, err) < 0 ||
+	     add_number(r, "memory.swappiness", (int64_t)swappiness, where, "swappiness", V1_ONLY,
+			err) < 0))
+		return -1;
+	if (given(m, "kernelTCP") &&
+	    (json_get_i64(m, "kernelTCP", where, JSON_RANGE(-1, INT64_MAX), &tcp, err) < 0 ||
+	     add_number(r, "memory.kmem.tcp.limit_in_bytes", tcp, where, "kernelTCP", V1_ONLY,
+			err) < 0))
+		return -1;
+	if (given(m, "disableOOMKiller") &&
+	    json_get_bool(m, "disableOOMKiller", where, &no_oom, err) < 0)
+		return -1;
+	if (no_oom && add_number(r, "memory.oom_control", 1, where, "disableOOMKiller", V1_ONLY,
+				 err) < 0)
+		return -1;
+	return 0;
+}
+
+static int parse_cpu(yajl_val c, const char *path, struct oci_resources *r,
+		     struct shim_error *err)
+{
+	char where[256];
+	int64_t runtime = 0;
+	uint64_t period = 0;
+
+	snprintf(where, sizeof(where), "%s.cpu", path);
+	if (given(c, "realtimeRuntime") &&
+	    json_get_i64(c, "realtimeRuntime", where, JSON_RANGE(-1, INT64_MAX), &runtime, err) < 0)
+		return -1;
+	if (given(c, "realtimePeriod") &&
+	    json_get_u64(c, "realtimePeriod", where, UINT32_MAX, &period, err) < 0)
+		return -1;
+	if (runtime && add_number(r, "cpu.rt_runtime_us", runtime, where, "realtimeRuntime", NO_RT,
+				  err) < 0)
+		return -1;
+	if (period && add_number(r, "cpu.rt_period_us", (int64_t)period, where, "realtimePeriod",
+				 NO_RT, err) < 0)
+		return -1;
+	return 0;
+}
+
+/* network: {"classID": N, "priorities": [{"name": "eth0", "priority": P}]} */
+static int parse_network(yajl_val net, const char *path, struct oci_resources *r,
+			 struct shim_error *err)
+{
+	char where[256];
+	uint64_t classid;
+	yajl_val prios = NULL;
+
+	snprintf(where, sizeof(where), "%s.network", path);
+	if (given(net, "classID") &&
+	    (json_get_u64(net, "classID", where, UINT32_MAX, &classid, err) < 0 ||
+	     add_number(r, "net_cls.classid", (int64_t)classid, where, NULL, NET_V1, err) < 0))
+		return -1;
+	if (json_get_array(net, "priorities", where, &prios, err) < 0)
+		return -1;
+	for (size_t i = 0; prios && i < prios->u.array.len; i++) {
+		yajl_val p = prios->u.array.values[i];
+		char elem[300], line[128];
+		char *name = NULL;
+		uint64_t prio;
+		int r1, r2;
+
+		snprintf(elem, sizeof(elem), "%s.priorities[%zu]", where, i);
+		if ((r1 = json_get_string(p, "name", elem, &name, err)) < 0)
+			return -1;
+		if ((r2 = json_get_u64(p, "priority", elem, UINT32_MAX, &prio, err)) < 0 || r1 || r2 ||
+		    !*name || strpbrk(name, " \n/") || strlen(name) > 64) {
+			free(name);
+			return r2 < 0 ? -1 : json_fail(err, elem, "needs an interface name and a priority");
+		}
+		snprintf(line, sizeof(line), "%s %" PRIu64, name, prio);
+		free(name);
+		if (oci_resources_add_v1(r, "net_prio.ifpriomap", line, where, NET_V1, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* blockIO: per-device weights and throttles, "MAJ:MIN VALUE" a line. */
+static int parse_block_io(yajl_val io, const char *path, struct oci_resources *r,
+			  struct shim_error *err)
+{
+	static const struct { const char *key, *file, *value_key; } lists[] = {
+		{ "weightDevice", "blkio.weight_device", "weight" },
+		{ "throttleReadBpsDevice", "blkio.throttle.read_bps_device", "rate" },
+		{ "throttleWriteBpsDevice", "blkio.throttle.write_bps_device", "rate" },
+		{ "throttleReadIOPSDevice", "blkio.throttle.read_iops_device", "rate" },
+		{ "throttleWriteIOPSDevice", "blkio.throttle.write_iops_device", "rate" },
+	};
+	char where[256];
+
+	snprintf(where, sizeof(where), "%s.blockIO", path);
+	for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++) {
+		yajl_val arr = json_member(io, lists[l].key);
+
+		for (size_t i = 0; YAJL_IS_ARRAY(arr) && i < arr->u.array.len; i++) {
+			yajl_val d = arr->u.array.values[i];
+			char elem[300], text[96];
+			uint64_t major, minor, v;
+
+			/* checked, with its errors, by the v2 parse */
+			snprintf(elem, sizeof(elem), "%s.%s[%zu]", where, lists[l].key, i);
+			if (json_get_u64(d, "major", elem, UINT32_MAX, &major, err) != 0 ||
+			    json_get_u64(d, "minor", elem, UINT32_MAX, &minor, err) != 0 ||
+			    json_get_u64(d, lists[l].value_key, elem, UINT64_MAX, &v, err) != 0)
+				continue;
+			snprintf(text, sizeof(text), "%" PRIu64 ":%" PRIu64 " %" PRIu64, major, minor, v);
+			if (oci_resources_add_v1(r, lists[l].file, text, elem, NULL, err) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int oci_resources_parse_v1(yajl_val obj, const char *path, struct oci_resources *r,
+			   struct shim_error *err)
+{
+	yajl_val mem = json_member(obj, "memory"), cpu = json_member(obj, "cpu");
+	yajl_val net = json_member(obj, "network"), io = json_member(obj, "blockIO");
+
+	if ((YAJL_IS_OBJECT(mem) && parse_memory(mem, path, r, err) < 0) ||
+	    (YAJL_IS_OBJECT(cpu) && parse_cpu(cpu, path, r, err) < 0) ||
+	    (YAJL_IS_OBJECT(io) && parse_block_io(io, path, r, err) < 0))
+		return -1;
+	if (net && !YAJL_IS_NULL(net) && !YAJL_IS_OBJECT(net)) {
+		char where[256];
+
+		snprintf(where, sizeof(where), "%s.network", path);
+		return json_fail(err, where, "must be an object");
+	}
+	return YAJL_IS_OBJECT(net) ? parse_network(net, path, r, err) : 0;
+}
