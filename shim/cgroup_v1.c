@@ -30,6 +30,8 @@
 static const char *const hierarchy[V1_N] = {
 	[V1_DEVICES] = "devices", [V1_MEMORY] = "memory", [V1_PIDS] = "pids", [V1_CPU] = "cpu",
 	[V1_CPUSET] = "cpuset", [V1_FREEZER] = "freezer", [V1_BLKIO] = "blkio",
+	[V1_HUGETLB] = "hugetlb", [V1_NET_CLS] = "net_cls", [V1_NET_PRIO] = "net_prio",
+	[V1_RDMA] = "rdma", [V1_CPUACCT] = "cpuacct",
 };
 
 static bool is_v1_hierarchy(const char *path)
@@ -107,17 +109,21 @@ int cgroup_v1_resolve(const char *cgroups_path, const char *id, char *out, size_
 
 /* --- what: linux.resources as v1 files --- */
 
-/* The v2 settings a v1 host writes in its own words (cgroup_v1_apply). */
-static bool v1_has_word_for(const char *file)
+/* The v2 settings a v1 host writes in its own words (cgroup_v1_apply):
+ * those converted from the spec's fields, not the unified ones. */
+static bool v1_has_word_for(const struct cgroup_setting *s)
 {
 	static const char *const known[] = { "memory.max", "memory.low", "memory.swap.max",
 					     "pids.max", "cpu.weight", "cpu.max", "cpuset.cpus",
-					     "cpuset.mems" };
+					     "cpuset.mems", "io.weight", "io.max", "rdma.max" };
+	size_t n = strlen(s->file);
 
+	if (strstr(s->json_path, ".unified"))
+		return false;
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (strcmp(file, known[i]) == 0)
+		if (strcmp(s->file, known[i]) == 0)
 			return true;
-	return strcmp(file, "io.weight") == 0;	/* "default W" only: checked below */
+	return strncmp(s->file, "hugetlb.", 8) == 0 && n > 4 && strcmp(s->file + n - 4, ".max") == 0;
 }
 
 int cgroup_v1_check(const struct oci_resources *r, struct shim_error *err)
@@ -125,8 +131,7 @@ int cgroup_v1_check(const struct oci_resources *r, struct shim_error *err)
 	for (size_t i = 0; i < r->n_settings; i++) {
 		const struct cgroup_setting *s = &r->settings[i];
 
-		if (!v1_has_word_for(s->file) ||
-		    (strcmp(s->file, "io.weight") == 0 && strncmp(s->value, "default ", 8) != 0))
+		if (!v1_has_word_for(s))
 			return shim_fail(err, ENOTSUP, "%s: not supported on a cgroup v1 host (%s is "
 					 "a cgroup v2 file)", s->json_path, s->file);
 	}
@@ -244,6 +249,67 @@ static int write_cpu(const struct cgroup_v1 *cg, const struct oci_resources *r,
 	return write_at(cg, V1_CPU, "cpu.cfs_quota_us", v1_value(quota), max->json_path, err);
 }
 
+/* The weights go to BFQ's files where the kernel has them (CFQ's are gone
+ * since Linux 5.0), as runc writes them. */
+static const char *blkio_file(const struct cgroup_v1 *cg, const char *file)
+{
+	if (cg->fd[V1_BLKIO] < 0)
+		return file;
+	if (strcmp(file, "blkio.weight") == 0 &&
+	    faccessat(cg->fd[V1_BLKIO], "blkio.bfq.weight", F_OK, 0) == 0)
+		return "blkio.bfq.weight";
+	if (strcmp(file, "blkio.weight_device") == 0 &&
+	    faccessat(cg->fd[V1_BLKIO], "blkio.bfq.weight_device", F_OK, 0) == 0)
+		return "blkio.bfq.weight_device";
+	return file;
+}
+
+/* hugetlb.SIZE.max as hugetlb.SIZE.limit_in_bytes; rdma.max as it is. */
+static int write_hugetlb_rdma(const struct cgroup_v1 *cg, const struct oci_resources *r,
+			      struct shim_error *err)
+{
+	for (size_t i = 0; i < r->n_settings; i++) {
+		const struct cgroup_setting *s = &r->settings[i];
+		char file[128];
+		size_t n = strlen(s->file);
+
+		if (strcmp(s->file, "rdma.max") == 0) {
+			if (write_at(cg, V1_RDMA, "rdma.max", s->value, s->json_path, err) < 0)
+				return -1;
+		} else if (strncmp(s->file, "hugetlb.", 8) == 0 && n > 12 && n < sizeof(file)) {
+			snprintf(file, sizeof(file), "%.*s.limit_in_bytes", (int)(n - 4), s->file);
+			if (write_at(cg, V1_HUGETLB, file, v1_value(s->value), s->json_path, err) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* The v1 files of oci/resources_v1.c, each to its hierarchy. */
+static int write_v1_only(const struct cgroup_v1 *cg, const struct oci_resources *r,
+			 struct shim_error *err)
+{
+	static const struct { const char *prefix; enum cgroup_v1_ctrl c; } where[] = {
+		{ "memory.", V1_MEMORY }, { "cpu.", V1_CPU }, { "blkio.", V1_BLKIO },
+		{ "net_cls.", V1_NET_CLS }, { "net_prio.", V1_NET_PRIO },
+	};
+
+	for (size_t i = 0; i < r->n_v1; i++) {
+		const struct cgroup_setting *s = &r->v1[i];
+		size_t w = 0;
+
+		while (w < sizeof(where) / sizeof(where[0]) &&
+		       strncmp(s->file, where[w].prefix, strlen(where[w].prefix)) != 0)
+			w++;
+		if (w == sizeof(where) / sizeof(where[0]))
+			return shim_fail(err, EINVAL, "%s: no cgroup v1 hierarchy for %s", s->json_path,
+					 s->file);
+		if (write_at(cg, where[w].c, blkio_file(cg, s->file), s->value, s->json_path, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int cgroup_v1_apply(const struct cgroup_v1 *cg, const struct oci_resources *r,
 		    struct shim_error *err)
 {
@@ -261,10 +327,12 @@ int cgroup_v1_apply(const struct cgroup_v1 *cg, const struct oci_resources *r,
 			return -1;
 	if (r->blkio_weight) {
 		snprintf(text, sizeof(text), "%llu", (unsigned long long)r->blkio_weight);
-		if (write_at(cg, V1_BLKIO, "blkio.weight", text, "linux.resources.blockIO.weight",
-			     err) < 0)
+		if (write_at(cg, V1_BLKIO, blkio_file(cg, "blkio.weight"), text,
+			     "linux.resources.blockIO.weight", err) < 0)
 			return -1;
 	}
+	if (write_hugetlb_rdma(cg, r, err) < 0 || write_v1_only(cg, r, err) < 0)
+		return -1;
 	return r->has_devices ? write_device_rules(cg, r, err) : 0;
 }
 

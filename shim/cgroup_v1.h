@@ -3,15 +3,17 @@
  * shim/cgroup_v1.h: a cgroup v1 (or hybrid) host, where /sys/fs/cgroup is
  * no cgroup2 but a tmpfs of v1 hierarchies. The container gets a folder of
  * the same path in each hierarchy mounted there (devices, memory, pids,
- * cpu, cpuset, freezer, blkio), recorded in ROOT/ID/cgroup-v1. create
- * writes linux.resources as v1 files (memory.limit_in_bytes, cpu.shares,
- * cpu.cfs_quota_us, ...) and the device rules (deny all, then the config's
+ * cpu, cpuacct, cpuset, freezer, blkio, hugetlb, net_cls, net_prio, rdma:
+ * where two share a hierarchy, the same folder), recorded
+ * in ROOT/ID/cgroup-v1. create writes linux.resources as v1 files
+ * (memory.limit_in_bytes, cpu.shares, cpu.cfs_quota_us, blkio throttles,
+ * hugetlb limits, net_cls.classid, ...) and the device rules (deny all, then the config's
  * and the defaults, in order) and puts the init in every folder right
  * after the clone, long before start lets it run the container's command;
  * exec holds each process until it has joined them; pause and resume use
  * freezer.state; delete thaws, kills what is left and removes them. A
- * field v1 has no file for (unified, io.max, hugepages, rdma, ...) is
- * refused, named, before anything is made.
+ * field v1 has no file for (unified, cpu burst and idle) is refused,
+ * named, before anything is made.
  */
 #ifndef SHIM_CGROUP_V1_H
 #define SHIM_CGROUP_V1_H
@@ -28,7 +30,7 @@
 #define STORE_CGROUP_V1 "cgroup-v1"
 
 enum cgroup_v1_ctrl { V1_DEVICES, V1_MEMORY, V1_PIDS, V1_CPU, V1_CPUSET, V1_FREEZER, V1_BLKIO,
-		      V1_N };
+		      V1_HUGETLB, V1_NET_CLS, V1_NET_PRIO, V1_RDMA, V1_CPUACCT, V1_N };
 
 /* The container's folders, an fd in each hierarchy mounted (-1 where
  * none is), and their path below each hierarchy. */
