@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * events: a container's cgroup figures as JSON lines, as runc prints them
+ * (from its cgroup v2 folder, or on a v1 host its v1 folders)
  * (its field names only: runc's own tests wait for "oom" anywhere in the
  * output, so no stats field may carry that word).
  * --stats prints one {"type":"stats",...} and exits; otherwise one every
@@ -17,8 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "shim/cgroup.h"
+#include "shim/cgroup_v1.h"
 #include "shim/clock.h"
 #include "shim/cmd/cmd.h"
 #include "shim/pidfd.h"
@@ -55,18 +58,58 @@ static uint64_t single(int dir_fd, const char *file)
 	return strncmp(text, "max", 3) == 0 ? UINT64_MAX : strtoull(text, NULL, 10);
 }
 
-static void print_stats(const char *id, int fd)
+struct stats {
+	uint64_t cpu_total, cpu_user, cpu_kernel;	/* ns */
+	uint64_t mem_usage, mem_limit, swap_usage, swap_limit;
+	uint64_t pids_current, pids_limit;
+};
+
+static void read_stats_v2(int fd, struct stats *st)
 {
+	st->cpu_total = keyed(fd, "cpu.stat", "usage_usec") * 1000;
+	st->cpu_user = keyed(fd, "cpu.stat", "user_usec") * 1000;
+	st->cpu_kernel = keyed(fd, "cpu.stat", "system_usec") * 1000;
+	st->mem_usage = single(fd, "memory.current");
+	st->mem_limit = single(fd, "memory.max");
+	st->swap_usage = single(fd, "memory.swap.current");
+	st->swap_limit = single(fd, "memory.swap.max");
+	st->pids_current = single(fd, "pids.current");
+	st->pids_limit = single(fd, "pids.max");
+}
+
+/* cgroup v1, as runc reads it: cpuacct's figures (its user and system
+ * times in clock ticks), memory's, memsw's as the swap ones. */
+static void read_stats_v1(const struct cgroup_v1 *cg, struct stats *st)
+{
+	int cpu = cg->fd[V1_CPUACCT], mem = cg->fd[V1_MEMORY], pids = cg->fd[V1_PIDS];
+	uint64_t tick_ns = 1000000000ULL / (uint64_t)sysconf(_SC_CLK_TCK);
+
+	st->cpu_total = cpu < 0 ? 0 : single(cpu, "cpuacct.usage");
+	st->cpu_user = cpu < 0 ? 0 : keyed(cpu, "cpuacct.stat", "user") * tick_ns;
+	st->cpu_kernel = cpu < 0 ? 0 : keyed(cpu, "cpuacct.stat", "system") * tick_ns;
+	st->mem_usage = mem < 0 ? 0 : single(mem, "memory.usage_in_bytes");
+	st->mem_limit = mem < 0 ? 0 : single(mem, "memory.limit_in_bytes");
+	st->swap_usage = mem < 0 ? 0 : single(mem, "memory.memsw.usage_in_bytes");
+	st->swap_limit = mem < 0 ? 0 : single(mem, "memory.memsw.limit_in_bytes");
+	st->pids_current = pids < 0 ? 0 : single(pids, "pids.current");
+	st->pids_limit = pids < 0 ? 0 : single(pids, "pids.max");
+}
+
+static void print_stats(const struct container *c)
+{
+	struct stats st = { 0 };
+
+	if (c->cgroup_fd >= 0)
+		read_stats_v2(c->cgroup_fd, &st);
+	else
+		read_stats_v1(&c->v1, &st);
 	printf("{\"type\":\"stats\",\"id\":\"%s\",\"data\":{"
 	       "\"cpu\":{\"usage\":{\"total\":%" PRIu64 ",\"user\":%" PRIu64 ",\"kernel\":%" PRIu64 "}},"
 	       "\"memory\":{\"usage\":{\"usage\":%" PRIu64 ",\"limit\":%" PRIu64 "},"
 	       "\"swap\":{\"usage\":%" PRIu64 ",\"limit\":%" PRIu64 "}},"
 	       "\"pids\":{\"current\":%" PRIu64 ",\"limit\":%" PRIu64 "}}}\n",
-	       id, keyed(fd, "cpu.stat", "usage_usec") * 1000, keyed(fd, "cpu.stat", "user_usec") * 1000,
-	       keyed(fd, "cpu.stat", "system_usec") * 1000, single(fd, "memory.current"),
-	       single(fd, "memory.max"), single(fd, "memory.swap.current"),
-	       single(fd, "memory.swap.max"),
-	       single(fd, "pids.current"), single(fd, "pids.max"));
+	       c->id, st.cpu_total, st.cpu_user, st.cpu_kernel, st.mem_usage, st.mem_limit,
+	       st.swap_usage, st.swap_limit, st.pids_current, st.pids_limit);
 	fflush(stdout);
 }
 
@@ -86,18 +129,24 @@ static int parse_interval(const char *text, long *ms, struct shim_error *err)
 
 /* memory.events' "oom" (the limit was hit, the OOM killer ran) and
  * "oom_kill" (a process died of it): either growing is an OOM event, as
- * runc reads them. Both count the cgroups below too. */
-static uint64_t oom_count(int fd)
+ * runc reads them. Both count the cgroups below too. On cgroup v1,
+ * memory.oom_control's "oom_kill". */
+static uint64_t oom_count(const struct container *c)
 {
+	int fd = c->cgroup_fd;
+
+	if (fd < 0)
+		return c->v1.fd[V1_MEMORY] < 0 ? 0
+			: keyed(c->v1.fd[V1_MEMORY], "memory.oom_control", "oom_kill");
 	return keyed(fd, "memory.events", "oom") + keyed(fd, "memory.events", "oom_kill");
 }
 
-static void report_oom(const char *id, int fd, uint64_t *seen)
+static void report_oom(const struct container *c, uint64_t *seen)
 {
-	uint64_t now = oom_count(fd);
+	uint64_t now = oom_count(c);
 
 	if (now > *seen) {
-		printf("{\"type\":\"oom\",\"id\":\"%s\"}\n", id);
+		printf("{\"type\":\"oom\",\"id\":\"%s\"}\n", c->id);
 		fflush(stdout);
 	}
 	*seen = now;
@@ -105,20 +154,20 @@ static void report_oom(const char *id, int fd, uint64_t *seen)
 
 static int follow(struct container *c, long interval_ms)
 {
-	uint64_t ooms = oom_count(c->cgroup_fd);
+	uint64_t ooms = oom_count(c);
 	long next = clock_ms();
 
 	for (;;) {
 		struct pollfd p = { .fd = c->pidfd, .events = POLLIN };
 
-		report_oom(c->id, c->cgroup_fd, &ooms);
+		report_oom(c, &ooms);
 		if (clock_ms() >= next) {
-			print_stats(c->id, c->cgroup_fd);
+			print_stats(c);
 			next += interval_ms;
 		}
 		if (poll(&p, 1, OOM_CHECK_MS) > 0) {
 			/* the init is gone, an OOM kill of it included */
-			report_oom(c->id, c->cgroup_fd, &ooms);
+			report_oom(c, &ooms);
 			return 0;
 		}
 	}
@@ -146,10 +195,10 @@ int cmd_events(const struct global_opts *g, int argc, char **argv, struct shim_e
 		return -1;
 	if (c.status == STATUS_STOPPED)
 		shim_fail(err, 0, "events: container %s is stopped", id);
-	else if (c.cgroup_fd < 0)
-		shim_fail(err, 0, "events: container %s has no cgroup (events needs cgroup v2)", id);
+	else if (c.cgroup_fd < 0 && !cgroup_v1_is_open(&c.v1))
+		shim_fail(err, 0, "events: container %s has no cgroup (events needs one)", id);
 	else if (stats_once)
-		print_stats(id, c.cgroup_fd), r = 0;
+		print_stats(&c), r = 0;
 	else
 		r = follow(&c, interval_ms);
 	container_release(&c);

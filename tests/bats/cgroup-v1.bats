@@ -107,7 +107,7 @@ head: /dev/k: Operation not permitted"
 	[ "$(cat /sys/fs/cgroup/cpu,cpuacct/c1/cpu.cfs_quota_us)" = 50000 ]
 	[ "$(cat /sys/fs/cgroup/cpu,cpuacct/c1/cpu.cfs_period_us)" = 100000 ]
 	[ "$(cat /sys/fs/cgroup/cpuset/c1/cpuset.cpus)" = 0 ]
-	for h in memory pids cpu,cpuacct cpuset freezer blkio devices; do
+	for h in memory pids cpu,cpuacct cpuset freezer blkio devices hugetlb net_cls,net_prio rdma; do
 		[ "$(cat /sys/fs/cgroup/$h/c1/cgroup.procs)" = "$pid" ] || { echo "not in $h"; false; }
 	done
 	run shim delete -f c1
@@ -160,6 +160,60 @@ head: /dev/k: Operation not permitted"
 	assert_success
 	run shim pause c1
 	assert_success
+	run shim delete -f c1
+	assert_success
+	assert_nothing_left
+}
+
+@test "cgroup v1: hugepage, network, blkio throttle and v1-only memory knobs reach their files" {
+	setup_bundle sleep 1000
+	# a loop device: a block device the blkio throttles can name
+	truncate -s 4M "$BATS_TEST_TMPDIR/disk"
+	loop=$(losetup -f --show "$BATS_TEST_TMPDIR/disk")
+	major=$(( 0x$(stat -c %t "$loop") )) minor=$(( 0x$(stat -c %T "$loop") ))
+	update_config --argjson ma "$major" --argjson mi "$minor" '.linux.resources += {
+		"hugepageLimits": [{"pageSize": "2MB", "limit": 4194304}],
+		"network": {"classID": 1048577, "priorities": [{"name": "lo", "priority": 5}]},
+		"blockIO": {"throttleReadBpsDevice": [{"major": $ma, "minor": $mi, "rate": 1048576}],
+			"throttleWriteIOPSDevice": [{"major": $ma, "minor": $mi, "rate": 100}]},
+		"memory": {"limit": 67108864, "swappiness": 10, "disableOOMKiller": true}}'
+	shim_detached run -d -b "$BUNDLE" c1
+	local st=$status out=$output
+	h=/sys/fs/cgroup
+	hugetlb=$(cat $h/hugetlb/c1/hugetlb.2MB.limit_in_bytes 2>&1)
+	classid=$(cat $h/net_cls/c1/net_cls.classid 2>&1)
+	prio=$(grep '^lo ' $h/net_prio/c1/net_prio.ifpriomap 2>&1)
+	rbps=$(cat $h/blkio/c1/blkio.throttle.read_bps_device 2>&1)
+	wiops=$(cat $h/blkio/c1/blkio.throttle.write_iops_device 2>&1)
+	swappiness=$(cat $h/memory/c1/memory.swappiness 2>&1)
+	oom=$(grep oom_kill_disable $h/memory/c1/memory.oom_control 2>&1)
+	run shim delete -f c1
+	losetup -d "$loop"
+	status=$st output=$out
+	assert_success
+	[ "$hugetlb" = 4194304 ]
+	[ "$classid" = 1048577 ]
+	[ "$prio" = "lo 5" ]
+	[ "$rbps" = "$major:$minor 1048576" ]
+	[ "$wiops" = "$major:$minor 100" ]
+	[ "$swappiness" = 10 ]
+	[ "$oom" = "oom_kill_disable 1" ]
+	assert_nothing_left
+}
+
+@test "cgroup v1: events --stats reads the v1 folders" {
+	setup_bundle sleep 1000
+	update_config '.linux.resources += {"memory": {"limit": 67108864}, "pids": {"limit": 42}}'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	run shim events --stats c1
+	assert_success
+	[ "$(jq -r .type <<< "$output")" = stats ]
+	[ "$(jq .data.memory.usage.limit <<< "$output")" = 67108864 ]
+	[ "$(jq .data.memory.usage.usage <<< "$output")" -gt 0 ]
+	[ "$(jq .data.pids.current <<< "$output")" = 1 ]
+	[ "$(jq .data.pids.limit <<< "$output")" = 42 ]
+	[ "$(jq .data.cpu.usage.total <<< "$output")" -gt 0 ]
 	run shim delete -f c1
 	assert_success
 	assert_nothing_left
