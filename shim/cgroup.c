@@ -17,6 +17,7 @@
 #include "shim/devices_bpf.h"
 #include "shim/fsutil.h"
 #include "shim/log.h"
+#include "shim/rootless.h"
 #include "shim/syscalls.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
@@ -160,10 +161,18 @@ static int enable_controllers(int dir_fd, const char *where, struct shim_error *
 			strcat(want, c);
 		}
 	}
-	if (want[0] && cgroup_write(dir_fd, "cgroup.subtree_control", want) < 0)
-		return shim_fail_errno(err, "cgroup: enabling \"%s\" in %s/cgroup.subtree_control",
-				       want, where);
-	return 0;
+	if (!want[0] || cgroup_write(dir_fd, "cgroup.subtree_control", want) == 0)
+		return 0;
+	/* a folder above the one delegated to a rootless caller: what the
+	 * delegated folder passes on is what its limits get (a limit whose
+	 * controller is off then fails, named) */
+	if (rootless() && (errno == EACCES || errno == EPERM)) {
+		log_debug("rootless: %s/cgroup.subtree_control is not ours: \"%s\" left off", where,
+			  want);
+		return 0;
+	}
+	return shim_fail_errno(err, "cgroup: enabling \"%s\" in %s/cgroup.subtree_control", want,
+			       where);
 }
 
 /* mkdir each part below CGROUP_ROOT, turning controllers on on the way. */
