@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# host: yes
 # Rootless: shim run by an unprivileged user (uid 1987, made here), as
 # podman rootless and `docker --rootless` run it. The container gets a user
 # namespace mapping that user to its root (`spec --rootless`), more IDs
