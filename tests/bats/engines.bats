@@ -1,5 +1,7 @@
 #!/usr/bin/env bats
-# engines: shim under the container engines, as their OCI runtime: podman
+# also-guest: cgroup-v1
+# engines: shim under the container engines, as their OCI runtime (in the
+# plain guest and in the hybrid cgroup one, tests/vm/run --cgroup-v1): podman
 # (--runtime shim, with conmon) and containerd (ctr, the runc v2 shim with
 # shim as its runc binary) run, exec into, stop and remove a busybox
 # container from a locally built image (make-busybox-image's
