@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * floor ROOTFS ARG...: the least a runtime must ask of the kernel to run
+ * ARG in ROOTFS as runc's default spec says, and nothing else: the
+ * reference tests/bench/runtimes measures shim, crun and runc against.
+ *
+ * A cgroup folder below the caller's (cgroup v2); clone3 into it and into
+ * new PID, network, IPC, UTS, mount and cgroup namespaces, with a pidfd;
+ * in the child, every mount of the default spec through the new mount API
+ * (the rootfs bound on itself, proc, /dev tmpfs with its six nodes and
+ * links, devpts, shm, mqueue, sysfs, cgroup2, the masked paths, the
+ * read-only paths, then the root read-only), pivot_root, the hostname, the
+ * rlimit, the capabilities cut to the default three, no_new_privs,
+ * close_range, exec; in the parent, waitid on the pidfd, then the folder
+ * removed. No config is read, no state written, no check made beyond the
+ * syscalls' own: a floor, not a runtime. Exit status: ARG's, or 1xx for a
+ * step that failed (said on stderr).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "oci/mount_options.h"
+#include "shim/syscalls.h"
+
+#define NS_FLAGS (CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNS | \
+		  CLONE_NEWCGROUP)
+
+static void die(const char *what)
+{
+	fprintf(stderr, "floor: %s: %s\n", what, strerror(errno));
+	_exit(120);
+}
+
+/* fsopen + options + fsmount + move_mount onto root_fd/where. */
+static void new_mount(int root_fd, const char *fs, const char *where, unsigned int attrs,
+		      const char *const *opts)
+{
+	int fs_fd = sys_fsopen(fs, FSOPEN_CLOEXEC), m;
+
+	if (fs_fd < 0)
+		die(fs);
+	for (; opts && opts[0]; opts += 2)
+		if (sys_fsconfig(fs_fd, opts[1] ? SHIM_FSCONFIG_SET_STRING : SHIM_FSCONFIG_SET_FLAG,
+				 opts[0], opts[1], 0) < 0)
+			die(opts[0]);
+	if (sys_fsconfig(fs_fd, SHIM_FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		die(where);
+	m = sys_fsmount(fs_fd, FSMOUNT_CLOEXEC, attrs);
+	if (m < 0 || sys_move_mount(m, "", root_fd, where, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		die(where);
+	close(m);
+	close(fs_fd);
+}
+
+/* A clone of from (below root_fd, or absolute), attrs set, on root_fd/where. */
+static void bind(int from_dir, const char *from, int root_fd, const char *where, uint64_t attrs)
+{
+	struct shim_mount_attr a = { .attr_set = attrs };
+	int t = sys_open_tree(from_dir, from, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+
+	if (t < 0)
+		die(from);
+	if (attrs && sys_mount_setattr(t, "", AT_EMPTY_PATH | AT_RECURSIVE, &a, sizeof(a)) < 0)
+		die(where);
+	if (sys_move_mount(t, "", root_fd, where, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		die(where);
+	close(t);
+}
+
+static void make_dev(int root_fd)
+{
+	static const struct { const char *name; unsigned int major, minor; } nodes[] = {
+		{ "dev/null", 1, 3 }, { "dev/zero", 1, 5 }, { "dev/full", 1, 7 },
+		{ "dev/random", 1, 8 }, { "dev/urandom", 1, 9 }, { "dev/tty", 5, 0 },
+	};
+	static const char *const links[][2] = {
+		{ "/proc/self/fd", "dev/fd" }, { "/proc/self/fd/0", "dev/stdin" },
+		{ "/proc/self/fd/1", "dev/stdout" }, { "/proc/self/fd/2", "dev/stderr" },
+		{ "pts/ptmx", "dev/ptmx" }, { "/proc/kcore", "dev/core" },
+	};
+	static const char *const tmpfs_dev[] = { "mode", "755", "size", "65536k", NULL };
+	static const char *const devpts[] = { "newinstance", NULL, "ptmxmode", "0666", "mode",
+					       "0620", "gid", "5", NULL };
+	static const char *const shm[] = { "mode", "1777", "size", "65536k", NULL };
+
+	new_mount(root_fd, "tmpfs", "dev", MOUNT_ATTR_NOSUID | MOUNT_ATTR_STRICTATIME, tmpfs_dev);
+	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++)
+		if (mknodat(root_fd, nodes[i].name, S_IFCHR | 0666,
+			    makedev(nodes[i].major, nodes[i].minor)) < 0)
+			die(nodes[i].name);
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+		if (symlinkat(links[i][0], root_fd, links[i][1]) < 0)
+			die(links[i][1]);
+	if (mkdirat(root_fd, "dev/pts", 0755) < 0 || mkdirat(root_fd, "dev/shm", 0755) < 0 ||
+	    mkdirat(root_fd, "dev/mqueue", 0755) < 0)
+		die("mkdir /dev/*");
+	new_mount(root_fd, "devpts", "dev/pts", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, devpts);
+	new_mount(root_fd, "tmpfs", "dev/shm",
+		  MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NODEV, shm);
+	new_mount(root_fd, "mqueue", "dev/mqueue",
+		  MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NODEV, NULL);
+}
+
+/* maskedPaths: a folder gets a read-only tmpfs, a file /dev/null. */
+static void mask_and_protect(int root_fd)
+{
+	static const char *const masked[] = {
+		"proc/acpi", "proc/asound", "proc/kcore", "proc/keys", "proc/latency_stats",
+		"proc/timer_list", "proc/timer_stats", "proc/sched_debug", "sys/firmware",
+		"proc/scsi",
+	};
+	static const char *const readonly[] = {
+		"proc/bus", "proc/fs", "proc/irq", "proc/sys", "proc/sysrq-trigger",
+	};
+	static const char *const ro_tmpfs[] = { "ro", NULL, NULL };
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof(masked) / sizeof(masked[0]); i++) {
+		if (fstatat(root_fd, masked[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode))
+			new_mount(root_fd, "tmpfs", masked[i], MOUNT_ATTR_RDONLY, ro_tmpfs);
+		else
+			bind(root_fd, "dev/null", root_fd, masked[i], 0);
+	}
+	for (size_t i = 0; i < sizeof(readonly) / sizeof(readonly[0]); i++)
+		if (fstatat(root_fd, readonly[i], &st, AT_SYMLINK_NOFOLLOW) == 0)
+			bind(root_fd, readonly[i], root_fd, readonly[i],
+			     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+				     MOUNT_ATTR_NOEXEC);
+}
+
+/* The default spec's three capabilities, in every set, the rest dropped. */
+static void cut_capabilities(void)
+{
+	const uint64_t keep = (1ULL << CAP_AUDIT_WRITE) | (1ULL << CAP_KILL) |
+			      (1ULL << CAP_NET_BIND_SERVICE);
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = {
+		{ (uint32_t)keep, (uint32_t)keep, (uint32_t)keep },
+		{ (uint32_t)(keep >> 32), (uint32_t)(keep >> 32), (uint32_t)(keep >> 32) },
+	};
+
+	for (int c = 0; c <= CAP_LAST_CAP; c++)
+		if (!(keep & (1ULL << c)) && prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0)
+			die("PR_CAPBSET_DROP");
+	if (sys_capset(&h, d) < 0)
+		die("capset");
+	for (int c = 0; c <= CAP_LAST_CAP; c++)
+		if ((keep & (1ULL << c)) && prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, c, 0, 0) < 0)
+			die("PR_CAP_AMBIENT");
+}
+
+static int child(const char *rootfs, char **args)
+{
+	struct shim_mount_attr private = { .propagation = MS_PRIVATE };
+	struct shim_mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
+	static const char *const proc_opts[] = { NULL };
+	static const char *const ro_opt[] = { "ro", NULL, NULL };
+	struct rlimit nofile = { 1024, 1024 };
+	int root_fd;
+
+	if (sys_mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, &private, sizeof(private)) < 0)
+		die("making / private");
+	bind(AT_FDCWD, rootfs, AT_FDCWD, rootfs, 0);
+	root_fd = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root_fd < 0)
+		die(rootfs);
+	new_mount(root_fd, "proc", "proc", 0, proc_opts);
+	make_dev(root_fd);
+	new_mount(root_fd, "sysfs", "sys",
+		  MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NODEV | MOUNT_ATTR_RDONLY, NULL);
+	new_mount(root_fd, "cgroup2", "sys/fs/cgroup",
+		  MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NODEV | MOUNT_ATTR_RELATIME |
+			  MOUNT_ATTR_RDONLY, ro_opt);
+	mask_and_protect(root_fd);
+	if (fchdir(root_fd) < 0 || sys_pivot_root(".", ".") < 0 || umount2(".", MNT_DETACH) < 0 ||
+	    chdir("/") < 0)
+		die("pivot_root");
+	if (sys_mount_setattr(AT_FDCWD, "/", 0, &ro, sizeof(ro)) < 0)
+		die("root.readonly");
+	if (sethostname("floor", 5) < 0 || setrlimit(RLIMIT_NOFILE, &nofile) < 0)
+		die("hostname, rlimit");
+	cut_capabilities();
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    sys_close_range(3, ~0U, CLOSE_RANGE_UNSHARE) < 0)
+		die("no_new_privs, close_range");
+	execvp(args[0], args);
+	die(args[0]);
+	return 127;
+}
+
+int main(int argc, char **argv)
+{
+	char self[4096] = "", folder[4200];
+	struct shim_clone_args ca = { .flags = NS_FLAGS | CLONE_PIDFD | CLONE_INTO_CGROUP,
+				      .exit_signal = SIGCHLD };
+	siginfo_t info = { 0 };
+	int cg, pidfd = -1;
+	FILE *f;
+	pid_t pid;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: floor ROOTFS ARG...\n");
+		return 2;
+	}
+	/* a folder beside our own cgroup ("0::/path") */
+	f = fopen("/proc/self/cgroup", "re");
+	if (!f || !fgets(self, sizeof(self), f) || strncmp(self, "0::", 3) != 0)
+		die("reading /proc/self/cgroup (cgroup v2 only)");
+	fclose(f);
+	self[strcspn(self, "\n")] = '\0';
+	*strrchr(self, '/') = '\0';
+	snprintf(folder, sizeof(folder), "/sys/fs/cgroup%s/floor-%d", self + 3, (int)getpid());
+	if (mkdir(folder, 0755) < 0 || (cg = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		die(folder);
+	ca.cgroup = (uint64_t)cg;
+	ca.pidfd = (uint64_t)(uintptr_t)&pidfd;
+	pid = sys_clone3(&ca, sizeof(ca));
+	if (pid < 0)
+		die("clone3");
+	if (pid == 0)
+		return child(argv[1], argv + 2);
+	if (waitid((idtype_t)P_PIDFD, (id_t)pidfd, &info, WEXITED) < 0)
+		die("waitid");
+	close(cg);
+	if (rmdir(folder) < 0)
+		die(folder);
+	return info.si_code == CLD_EXITED ? info.si_status : 128 + info.si_status;
+}
