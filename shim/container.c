@@ -549,7 +549,8 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 		  b.rootfs, b.spec->n_mounts, b.spec->n_namespaces);
 	if (check_supported(o, &b, err) < 0 || settle_joined_user_ns(b.spec, err) < 0)
 		goto fail;
-	if (rootless() && b.spec->resources.has_devices) {
+	/* only without the host's root: --rootless true alone keeps the program */
+	if (rootless_unprivileged() && b.spec->resources.has_devices) {
 		log_debug("rootless: no device program (linux.resources.devices): the container's "
 			  "user namespace makes and mounts no device node");
 		b.spec->resources.has_devices = false;

@@ -55,11 +55,16 @@ static bool in_host_user_ns(void)
 	return cached;
 }
 
+bool rootless_unprivileged(void)
+{
+	return geteuid() != 0 || !in_host_user_ns();
+}
+
 bool rootless(void)
 {
 	if (mode != MODE_AUTO)
 		return mode == MODE_TRUE;
-	return geteuid() != 0 || !in_host_user_ns();
+	return rootless_unprivileged();
 }
 
 const char *rootless_default_root(void)
@@ -93,7 +98,7 @@ int rootless_check(const struct oci_spec *s, bool systemd_cgroup, struct shim_er
 	gid_t root_gid;
 	size_t i;
 
-	if (!rootless())
+	if (!rootless_unprivileged())
 		return 0;
 	if (uid != 0 && !ns_has_user(s))
 		return shim_fail(err, EPERM, "linux.namespaces: shim runs as uid %u, not root: the "

@@ -30,16 +30,22 @@
 /* The global --rootless: "auto" (the default), "true" or "false". */
 int rootless_set_mode(const char *text, struct shim_error *err);
 
-/* Does shim run rootless: --rootless true, or (auto) an effective uid other
- * than 0, or uid 0 of a user namespace that is not the host's? */
+/* Does shim run rootless, as far as cgroups go (permission errors forgiven
+ * to a container that asks for no limits): --rootless true, or (auto)
+ * rootless_unprivileged()? */
 bool rootless(void);
+
+/* Is shim without the host's root, whatever --rootless says: an effective
+ * uid other than 0, or uid 0 of a user namespace that is not the host's?
+ * What it may not do is refused, and no device program is attached. */
+bool rootless_unprivileged(void);
 
 /* The default --root: $XDG_RUNTIME_DIR/shim when shim runs rootless as a
  * user other than root and XDG_RUNTIME_DIR is set, else /run/shim. */
 const char *rootless_default_root(void);
 
-/* What a rootless container cannot have, refused by name (0 when shim is
- * not rootless). */
+/* What a container of an unprivileged shim cannot have, refused by name
+ * (0 when shim has the host's root). */
 int rootless_check(const struct oci_spec *s, bool systemd_cgroup, struct shim_error *err);
 
 /* A caller other than root: the maps of the new user namespace of pid. */

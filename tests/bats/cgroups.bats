@@ -248,6 +248,18 @@ $pid sleep" ]
 	assert_output opened
 }
 
+@test "--rootless true as the host's root still applies the device rules" {
+	# the flag forgives cgroup permission errors; it must not drop the
+	# device program of a container that has the host's root
+	setup_bundle sh -c 'mknod /tmp/k c 1 11 && head -c 0 /tmp/k && echo opened'
+	with_mknod
+	update_config '.mounts += [{"destination": "/tmp", "type": "tmpfs", "source": "tmpfs"}]'
+	run "$SHIM_BIN" --root "$ROOT" --rootless true run -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "Operation not permitted"
+	assert_nothing_left
+}
+
 @test "update with new device rules keeps the config's linux.devices allowed" {
 	start_sleeper '.linux.devices = [{"path": "/dev/kmsg", "type": "c", "major": 1, "minor": 11,
 		"fileMode": 438}]'
