@@ -136,7 +136,9 @@ static int run_id_tool(const char *tool, pid_t pid, const struct oci_id_mapping 
 {
 	static const char *const dirs[] = { "/usr/bin", "/bin", "/usr/sbin", "/sbin" };
 	char path[64] = "", where[96], numbers[3 * 64 + 1][12], *args[3 * 64 + 3];
-	struct oci_hook hook = { .path = path, .args = args, .timeout = ID_TOOL_TIMEOUT_S };
+	char *no_env[] = { NULL };	/* a setuid program: nothing of ours */
+	struct oci_hook hook = { .path = path, .args = args, .env = no_env,
+				 .timeout = ID_TOOL_TIMEOUT_S };
 	size_t a = 0;
 
 	for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]) && !path[0]; d++) {
