@@ -197,23 +197,27 @@ static int parse_cpu(yajl_val c, const char *path, struct oci_resources *r,
 	return 0;
 }
 
-/* One blockIO device list and the io.* file its entries become. */
+/* One blockIO device list, the io.* file its entries become in cgroup v2
+ * and the blkio.* file they go to as given in cgroup v1. */
 struct io_list {
 	const char *key;	/* "throttleReadBpsDevice" */
 	const char *file;	/* "io.max" */
 	const char *value_key;	/* "rate" */
 	const char *prefix;	/* "rbps=" */
+	const char *v1_file;	/* "blkio.throttle.read_bps_device" */
 };
 
 static const struct io_list io_lists[] = {
-	{ "weightDevice", "io.weight", "weight", "" },
-	{ "throttleReadBpsDevice", "io.max", "rate", "rbps=" },
-	{ "throttleWriteBpsDevice", "io.max", "rate", "wbps=" },
-	{ "throttleReadIOPSDevice", "io.max", "rate", "riops=" },
-	{ "throttleWriteIOPSDevice", "io.max", "rate", "wiops=" },
+	{ "weightDevice", "io.weight", "weight", "", "blkio.weight_device" },
+	{ "throttleReadBpsDevice", "io.max", "rate", "rbps=", "blkio.throttle.read_bps_device" },
+	{ "throttleWriteBpsDevice", "io.max", "rate", "wbps=", "blkio.throttle.write_bps_device" },
+	{ "throttleReadIOPSDevice", "io.max", "rate", "riops=", "blkio.throttle.read_iops_device" },
+	{ "throttleWriteIOPSDevice", "io.max", "rate", "wiops=",
+	  "blkio.throttle.write_iops_device" },
 };
 
-/* [{"major": M, "minor": N, "rate" or "weight": V}] -> "M:N <prefix>V" lines */
+/* [{"major": M, "minor": N, "rate" or "weight": V}] -> "M:N <prefix>V" lines
+ * for v2 (weights scaled), "M:N V" for v1 */
 static int parse_io_devices(yajl_val io, const char *path, const struct io_list *l,
 			    struct oci_resources *r, struct shim_error *err)
 {
@@ -237,6 +241,9 @@ static int parse_io_devices(yajl_val io, const char *path, const struct io_list 
 			return -1;
 		if (r1 || r2 || r3)
 			return json_fail(err, elem, "needs major, minor and %s", value_key);
+		snprintf(text, sizeof(text), "%" PRIu64 ":%" PRIu64 " %" PRIu64, major, minor, v);
+		if (oci_resources_add_v1(r, l->v1_file, text, elem, NULL, err) < 0)
+			return -1;
 		if (strcmp(value_key, "weight") == 0)
 			v = 1 + ((v < 10 ? 0 : v - 10) * 9999) / 990;
 		snprintf(text, sizeof(text), "%" PRIu64 ":%" PRIu64 " %s%" PRIu64, major, minor, prefix, v);

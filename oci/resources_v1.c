@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * oci/resources_v1.c: linux.resources as cgroup v1 files, for what v1
- * writes in other words or units than v2 (the per-device blockIO weights
- * and throttles, hugepage and rdma limits), and for the knobs only v1 has
- * (network classID and priorities, memory swappiness, kernelTCP and
- * disableOOMKiller, cpu realtime), which a cgroup v2 host refuses by name
- * (oci_resources_refuse_v1_only). Values as the spec gives them: v1's own.
+ * oci/resources_v1.c: linux.resources as cgroup v1 files, for the knobs
+ * only v1 has (network classID and priorities, memory swappiness,
+ * kernelTCP and disableOOMKiller, cpu realtime), which a cgroup v2 host
+ * refuses by name (oci_resources_refuse_v1_only). Values as the spec gives
+ * them: v1's own. (The blockIO device lists' v1 mirrors are added where
+ * oci/resources.c parses them.)
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -121,44 +121,8 @@ static int parse_network(yajl_val net, const char *path, struct oci_resources *r
 		}
 		snprintf(line, sizeof(line), "%s %" PRIu64, name, prio);
 		free(name);
-		if (oci_resources_add_v1(r, "net_prio.ifpriomap", line, where, NET_V1, err) < 0)
+		if (oci_resources_add_v1(r, "net_prio.ifpriomap", line, elem, NET_V1, err) < 0)
 			return -1;
-	}
-	return 0;
-}
-
-/* blockIO: per-device weights and throttles, "MAJ:MIN VALUE" a line. */
-static int parse_block_io(yajl_val io, const char *path, struct oci_resources *r,
-			  struct shim_error *err)
-{
-	static const struct { const char *key, *file, *value_key; } lists[] = {
-		{ "weightDevice", "blkio.weight_device", "weight" },
-		{ "throttleReadBpsDevice", "blkio.throttle.read_bps_device", "rate" },
-		{ "throttleWriteBpsDevice", "blkio.throttle.write_bps_device", "rate" },
-		{ "throttleReadIOPSDevice", "blkio.throttle.read_iops_device", "rate" },
-		{ "throttleWriteIOPSDevice", "blkio.throttle.write_iops_device", "rate" },
-	};
-	char where[256];
-
-	snprintf(where, sizeof(where), "%s.blockIO", path);
-	for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++) {
-		yajl_val arr = json_member(io, lists[l].key);
-
-		for (size_t i = 0; YAJL_IS_ARRAY(arr) && i < arr->u.array.len; i++) {
-			yajl_val d = arr->u.array.values[i];
-			char elem[300], text[96];
-			uint64_t major, minor, v;
-
-			/* checked, with its errors, by the v2 parse */
-			snprintf(elem, sizeof(elem), "%s.%s[%zu]", where, lists[l].key, i);
-			if (json_get_u64(d, "major", elem, UINT32_MAX, &major, err) != 0 ||
-			    json_get_u64(d, "minor", elem, UINT32_MAX, &minor, err) != 0 ||
-			    json_get_u64(d, lists[l].value_key, elem, UINT64_MAX, &v, err) != 0)
-				continue;
-			snprintf(text, sizeof(text), "%" PRIu64 ":%" PRIu64 " %" PRIu64, major, minor, v);
-			if (oci_resources_add_v1(r, lists[l].file, text, elem, NULL, err) < 0)
-				return -1;
-		}
 	}
 	return 0;
 }
@@ -167,11 +131,10 @@ int oci_resources_parse_v1(yajl_val obj, const char *path, struct oci_resources 
 			   struct shim_error *err)
 {
 	yajl_val mem = json_member(obj, "memory"), cpu = json_member(obj, "cpu");
-	yajl_val net = json_member(obj, "network"), io = json_member(obj, "blockIO");
+	yajl_val net = json_member(obj, "network");
 
 	if ((YAJL_IS_OBJECT(mem) && parse_memory(mem, path, r, err) < 0) ||
-	    (YAJL_IS_OBJECT(cpu) && parse_cpu(cpu, path, r, err) < 0) ||
-	    (YAJL_IS_OBJECT(io) && parse_block_io(io, path, r, err) < 0))
+	    (YAJL_IS_OBJECT(cpu) && parse_cpu(cpu, path, r, err) < 0))
 		return -1;
 	if (net && !YAJL_IS_NULL(net) && !YAJL_IS_OBJECT(net)) {
 		char where[256];

@@ -483,6 +483,9 @@ TEST(cgroup_v1_knobs_are_refused_by_path_when_they_ask_for_something)
 	CHECK(refused_on_v2(RES("{\"network\":{\"classID\":1}}"),
 			    "linux.resources.network: not supported: net_cls and net_prio are cgroup "
 			    "v1 controllers"));
+	CHECK(refused_on_v2(RES("{\"network\":{\"priorities\":[{\"name\":\"lo\",\"priority\":1}]}}"),
+			    "linux.resources.network.priorities[0]: not supported: net_cls and "
+			    "net_prio are cgroup v1 controllers"));
 	return 0;
 }
 
@@ -498,19 +501,20 @@ TEST(cgroup_v1_knobs_become_v1_files_in_v1_units)
 	CHECK(s);
 	r = &s->resources;
 	CHECK(r->n_v1 == 6);
-	CHECK_STR(r->v1[0].file, "memory.swappiness");
-	CHECK_STR(r->v1[0].value, "10");
-	CHECK_STR(r->v1[1].file, "memory.oom_control");
-	CHECK_STR(r->v1[1].value, "1");
-	CHECK_STR(r->v1[2].file, "blkio.weight_device");
-	CHECK_STR(r->v1[2].value, "8:0 500");
-	CHECK(r->v1[2].v2_refusal == NULL);
-	CHECK_STR(r->v1[3].file, "blkio.throttle.read_bps_device");
-	CHECK_STR(r->v1[3].value, "8:0 1048576");
+	CHECK_STR(r->v1[0].file, "blkio.weight_device");
+	CHECK_STR(r->v1[0].value, "8:0 500");
+	CHECK(r->v1[0].v2_refusal == NULL);
+	CHECK_STR(r->v1[1].file, "blkio.throttle.read_bps_device");
+	CHECK_STR(r->v1[1].value, "8:0 1048576");
+	CHECK_STR(r->v1[2].file, "memory.swappiness");
+	CHECK_STR(r->v1[2].value, "10");
+	CHECK_STR(r->v1[3].file, "memory.oom_control");
+	CHECK_STR(r->v1[3].value, "1");
 	CHECK_STR(r->v1[4].file, "net_cls.classid");
 	CHECK_STR(r->v1[4].value, "1048577");
 	CHECK_STR(r->v1[5].file, "net_prio.ifpriomap");
 	CHECK_STR(r->v1[5].value, "eth0 5");
+	CHECK_STR(r->v1[5].json_path, "linux.resources.network.priorities[0]");
 	oci_spec_free(s);
 	return 0;
 }
