@@ -43,8 +43,10 @@ static bool parse_id(const char *s, uint32_t *out)
 }
 
 /* In "name:x:id:gid:..." lines, the line whose field key_field is key:
- * its field 2 in *id and field 3 in *gid (when gid is not NULL). */
-static bool db_find(char *db, int key_field, const char *key, uint32_t *id, uint32_t *gid)
+ * its field 2 in *id, field 3 in *gid and field 0 (in db) in *name, for
+ * those not NULL. */
+static bool db_find(char *db, int key_field, const char *key, uint32_t *id, uint32_t *gid,
+		    const char **name)
 {
 	for (char *line = strtok(db, "\n"); line; line = strtok(NULL, "\n")) {
 		char *field[4] = { 0 };
@@ -62,6 +64,8 @@ static bool db_find(char *db, int key_field, const char *key, uint32_t *id, uint
 			continue;
 		if (gid && !(field[3] && parse_id(field[3], gid)))
 			continue;
+		if (name)
+			*name = field[0];
 		return true;
 	}
 	return false;
@@ -75,7 +79,7 @@ static int lookup_user(int rootfd, const char *name, uint32_t *uid, uint32_t *gi
 
 	if (!db)
 		return -1;
-	if (db_find(db, numeric ? 2 : 0, name, uid, gid))
+	if (db_find(db, numeric ? 2 : 0, name, uid, gid, NULL))
 		return 0;
 	if (numeric) {
 		*gid = 0;
@@ -92,7 +96,7 @@ static int lookup_group(int rootfd, const char *name, uint32_t *gid, struct shim
 		return 0;
 	if (!(db = read_in_root(rootfd, "etc/group", err)))
 		return -1;
-	if (db_find(db, 0, name, gid, NULL))
+	if (db_find(db, 0, name, gid, NULL, NULL))
 		return 0;
 	return shim_fail(err, 0, "group \"%s\": not in the image's /etc/group", name);
 }
@@ -116,4 +120,18 @@ int passwd_resolve(int rootfd, const char *user, uint32_t *uid, uint32_t *gid,
 	    (group && lookup_group(rootfd, group, gid, err) < 0))
 		return shim_error_wrap(err, "config.User \"%s\"", user);
 	return 0;
+}
+
+bool passwd_user_name(int rootfd, uint32_t uid, char *name, size_t len)
+{
+	_cleanup_free_ char *db = read_in_root(rootfd, "etc/passwd", NULL);
+	char key[16];
+	const char *found;
+	uint32_t id;
+
+	snprintf(key, sizeof(key), "%u", (unsigned)uid);
+	if (!db || !db_find(db, 2, key, &id, NULL, &found))
+		return false;
+	snprintf(name, len, "%s", found);
+	return true;
 }

@@ -2,11 +2,14 @@
 /*
  * shim/passwd.h: an image's "User" ("name", "uid", "uid:gid", "name:group")
  * resolved against the rootfs's own /etc/passwd and /etc/group, read
- * inside the rootfs (a symlinked /etc/passwd cannot point at the host's).
+ * inside the rootfs (a symlinked /etc/passwd cannot point at the host's);
+ * and a uid's name (the host's, for list's OWNER).
  */
 #ifndef SHIM_PASSWD_H
 #define SHIM_PASSWD_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "oci/error.h"
@@ -14,5 +17,9 @@
 /* A numeric user without an entry gets gid 0, as with runc. */
 int passwd_resolve(int rootfd, const char *user, uint32_t *uid, uint32_t *gid,
 		   struct shim_error *err);
+
+/* The name of uid in /etc/passwd under rootfd, into name; false when none
+ * (or the file cannot be read). */
+bool passwd_user_name(int rootfd, uint32_t uid, char *name, size_t len);
 
 #endif

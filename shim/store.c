@@ -15,6 +15,7 @@
 #include "oci/cleanup.h"
 #include "shim/fsutil.h"
 #include "shim/syscalls.h"
+#include "shim/passwd.h"
 #include "shim/store.h"
 
 int store_check_id(const char *id, struct shim_error *err)
@@ -304,36 +305,14 @@ char **store_list(const char *root, struct shim_error *err)
 }
 
 /* The name /etc/passwd gives uid, or false. */
-static bool passwd_name(uid_t uid, char *name, size_t len)
-{
-	FILE *f = fopen("/etc/passwd", "re");
-	char line[1024];
-	bool found = false;
-
-	while (f && !found && fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':'), *uid_field;
-		char *end;
-
-		if (!colon || !(uid_field = strchr(colon + 1, ':')))
-			continue;
-		if (strtoul(uid_field + 1, &end, 10) != uid || *end != ':' || uid_field[1] == ':')
-			continue;
-		*colon = '\0';
-		snprintf(name, len, "%s", line);
-		found = true;
-	}
-	if (f)
-		fclose(f);
-	return found;
-}
-
 void store_owner_name(int dir_fd, char *name, size_t len)
 {
+	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	struct stat st;
 
 	name[0] = '\0';
 	if (fstat(dir_fd, &st) < 0)
 		return;
-	if (!passwd_name(st.st_uid, name, len))
+	if (root < 0 || !passwd_user_name(root, st.st_uid, name, len))
 		snprintf(name, len, "#%u", (unsigned)st.st_uid);
 }
