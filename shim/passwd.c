@@ -42,31 +42,38 @@ static bool parse_id(const char *s, uint32_t *out)
 	return true;
 }
 
-/* In "name:x:id:gid:..." lines, the line whose field key_field is key:
- * its field 2 in *id, field 3 in *gid and field 0 (in db) in *name, for
- * those not NULL. */
-static bool db_find(char *db, int key_field, const char *key, uint32_t *id, uint32_t *gid,
-		    const char **name)
-{
-	for (char *line = strtok(db, "\n"); line; line = strtok(NULL, "\n")) {
-		char *field[4] = { 0 };
-		char *p = line;
+#define FIELDS 7	/* name:password:uid:gid:gecos:home:shell */
 
-		for (int i = 0; i < 4 && p; i++) {
-			field[i] = p;
-			p = strchr(p, ':');
-			if (p)
-				*p++ = '\0';
-		}
-		if (!field[2] || strcmp(field[key_field], key) != 0)
+/* Split line into its fields (empty ones kept); how many there are. */
+static int split_fields(char *line, char *field[FIELDS])
+{
+	int n = 0;
+
+	for (char *p = line; p && n < FIELDS; n++) {
+		field[n] = p;
+		p = strchr(p, ':');
+		if (p)
+			*p++ = '\0';
+	}
+	return n;
+}
+
+/* In "name:x:id:gid:..." lines (db is cut up), the first whose field
+ * key_field is key (field 2, the id, compared as a number) and whose id
+ * fields are numbers: its fields in field[] (NULL past the last). */
+static bool db_find(char *db, int key_field, const char *key, char *field[FIELDS])
+{
+	uint32_t want = 0, id;
+	bool by_id = key_field == 2;
+
+	if (by_id && !parse_id(key, &want))
+		return false;
+	for (char *line = strtok(db, "\n"); line; line = strtok(NULL, "\n")) {
+		memset(field, 0, FIELDS * sizeof(*field));
+		if (split_fields(line, field) < 3 || !parse_id(field[2], &id))
 			continue;
-		if (!parse_id(field[2], id))
-			continue;
-		if (gid && !(field[3] && parse_id(field[3], gid)))
-			continue;
-		if (name)
-			*name = field[0];
-		return true;
+		if (by_id ? id == want : strcmp(field[key_field], key) == 0)
+			return true;
 	}
 	return false;
 }
@@ -76,10 +83,12 @@ static int lookup_user(int rootfd, const char *name, uint32_t *uid, uint32_t *gi
 {
 	_cleanup_free_ char *db = read_in_root(rootfd, "etc/passwd", err);
 	bool numeric = parse_id(name, uid);
+	char *field[FIELDS];
 
 	if (!db)
 		return -1;
-	if (db_find(db, numeric ? 2 : 0, name, uid, gid, NULL))
+	if (db_find(db, numeric ? 2 : 0, name, field) && field[3] && parse_id(field[2], uid) &&
+	    parse_id(field[3], gid))
 		return 0;
 	if (numeric) {
 		*gid = 0;
@@ -91,12 +100,13 @@ static int lookup_user(int rootfd, const char *name, uint32_t *uid, uint32_t *gi
 static int lookup_group(int rootfd, const char *name, uint32_t *gid, struct shim_error *err)
 {
 	_cleanup_free_ char *db = NULL;
+	char *field[FIELDS];
 
 	if (parse_id(name, gid))
 		return 0;
 	if (!(db = read_in_root(rootfd, "etc/group", err)))
 		return -1;
-	if (db_find(db, 0, name, gid, NULL, NULL))
+	if (db_find(db, 0, name, field) && parse_id(field[2], gid))
 		return 0;
 	return shim_fail(err, 0, "group \"%s\": not in the image's /etc/group", name);
 }
@@ -122,16 +132,25 @@ int passwd_resolve(int rootfd, const char *user, uint32_t *uid, uint32_t *gid,
 	return 0;
 }
 
-bool passwd_user_name(int rootfd, uint32_t uid, char *name, size_t len)
+/* Field k of uid's line in rootfd's /etc/passwd, into out; false when
+ * there is none (or it is empty, or the file cannot be read). */
+static bool user_field(int rootfd, uint32_t uid, int k, char *out, size_t len)
 {
 	_cleanup_free_ char *db = read_in_root(rootfd, "etc/passwd", NULL);
-	char key[16];
-	const char *found;
-	uint32_t id;
+	char key[16], *field[FIELDS];
 
 	snprintf(key, sizeof(key), "%u", (unsigned)uid);
-	if (!db || !db_find(db, 2, key, &id, NULL, &found))
+	if (!db || !db_find(db, 2, key, field) || !field[k] || !*field[k])
 		return false;
-	snprintf(name, len, "%s", found);
-	return true;
+	return snprintf(out, len, "%s", field[k]) < (int)len;
+}
+
+bool passwd_user_name(int rootfd, uint32_t uid, char *name, size_t len)
+{
+	return user_field(rootfd, uid, 0, name, len);
+}
+
+bool passwd_user_home(int rootfd, uint32_t uid, char *home, size_t len)
+{
+	return user_field(rootfd, uid, 5, home, len);
 }

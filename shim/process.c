@@ -20,6 +20,7 @@
 #include "shim/fsutil.h"
 #include "shim/log.h"
 #include "shim/lsm.h"
+#include "shim/passwd.h"
 #include "shim/pidfd.h"
 #include "shim/process.h"
 #include "shim/procfs.h"
@@ -95,34 +96,14 @@ static int find_exe(const char *name, char *const *env, char *out, size_t len,
 	return shim_fail(err, 0, "exec: \"%s\": executable file not found in $PATH", name);
 }
 
-#define PASSWD_MAX (4 << 20)
-
-/* HOME from the container's /etc/passwd, as runc sets it; "/" otherwise.
- * The file is the container's: read only if it is a regular file of at
- * most PASSWD_MAX bytes (a link to /dev/zero or a FIFO must not hang us). */
+/* HOME from the container's /etc/passwd, as runc sets it; "/" otherwise
+ * (a home too long for a path stays "/"). */
 static void home_of(uid_t uid, char *out, size_t len)
 {
 	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	_cleanup_free_ char *db = root < 0 ? NULL : read_file_in_root(root, "/etc/passwd",
-								      PASSWD_MAX, NULL, NULL);
-	char *save = NULL;
 
-	snprintf(out, len, "/");
-	for (char *line = db ? strtok_r(db, "\n", &save) : NULL; line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *fields[7] = { 0 }, *p = line;
-		int n = 0;
-
-		/* strsep keeps empty fields, which passwd has */
-		while (n < 7 && (fields[n] = strsep(&p, ":")))
-			n++;
-		/* a home too long for a path stays "/" */
-		if (n >= 6 && strtoul(fields[2], NULL, 10) == uid && *fields[5]) {
-			if (path_format(out, len, NULL, "%s", fields[5]) < 0)
-				snprintf(out, len, "/");
-			break;
-		}
-	}
+	if (root < 0 || !passwd_user_home(root, uid, out, len))
+		snprintf(out, len, "/");
 }
 
 static int build_env(const struct oci_process *p, struct process_plan *plan,

@@ -67,6 +67,18 @@ TEST(a_uid_gives_its_name_and_bad_lines_are_skipped)
 	return 0;
 }
 
+TEST(a_uid_gives_its_home_when_it_has_one)
+{
+	char home[64];
+
+	CHECK(passwd_user_home(root, 1000, home, sizeof(home)));
+	CHECK_STR(home, "/home/app");
+	/* "odd" has an empty home; a home longer than the buffer is none */
+	CHECK(!passwd_user_home(root, 12, home, sizeof(home)));
+	CHECK(!passwd_user_home(root, 0, home, 4));
+	return 0;
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/test-passwd.XXXXXX";
@@ -82,6 +94,7 @@ int main(void)
 	RUN(a_numeric_user_without_an_entry_gets_gid_0);
 	RUN(an_unknown_user_is_named);
 	RUN(a_uid_gives_its_name_and_bad_lines_are_skipped);
+	RUN(a_uid_gives_its_home_when_it_has_one);
 	unlinkat(root, "etc/passwd", 0);
 	unlinkat(root, "etc/group", 0);
 	unlinkat(root, "etc", AT_REMOVEDIR);
