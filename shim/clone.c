@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "shim/clone.h"
@@ -101,23 +102,14 @@ static int run_helper(void *arg)
 	return h->fn(h->arg, h->out);
 }
 
-ssize_t clone_helper_output(helper_fn fn, void *arg, void *buf, size_t len, int *status,
-			    struct shim_error *err)
+/* Read what the helper writes to pipefd[0] (its write end closed here
+ * first), reap it by pidfd; both fds closed. */
+static ssize_t collect_helper(int pipefd[2], int pidfd, void *buf, size_t len, int *status,
+			      struct shim_error *err)
 {
-	struct helper_call h = { fn, arg, -1 };
-	int pipefd[2], pidfd = -1;
 	size_t got = 0;
 	ssize_t n = 0;
 
-	*status = -1;
-	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		return shim_fail_errno(err, "pipe for a helper");
-	h.out = pipefd[1];
-	if (clone_with_pidfd(0, -1, run_helper, &h, &pidfd, err) < 0) {
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return -1;
-	}
 	close(pipefd[1]);
 	while (got < len && (n = read(pipefd[0], (char *)buf + got, len - got)) > 0)
 		got += (size_t)n;
@@ -128,4 +120,62 @@ ssize_t clone_helper_output(helper_fn fn, void *arg, void *buf, size_t len, int 
 	}
 	close(pidfd);
 	return (ssize_t)got;
+}
+
+ssize_t clone_helper_output(helper_fn fn, void *arg, void *buf, size_t len, int *status,
+			    struct shim_error *err)
+{
+	struct helper_call h = { fn, arg, -1 };
+	int pipefd[2], pidfd = -1;
+
+	*status = -1;
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return shim_fail_errno(err, "pipe for a helper");
+	h.out = pipefd[1];
+	if (clone_with_pidfd(0, -1, run_helper, &h, &pidfd, err) < 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return -1;
+	}
+	return collect_helper(pipefd, pidfd, buf, len, status, err);
+}
+
+/* The helper's own stack: it shares our memory, so not our stack. */
+#define SHARED_HELPER_STACK (256 * 1024)
+
+ssize_t clone_helper_output_shared(helper_fn fn, void *arg, void *buf, size_t len, int *status,
+				   struct shim_error *err)
+{
+	struct helper_call h = { fn, arg, -1 };
+	int pipefd[2], pidfd = -1;
+	void *stack;
+	pid_t pid;
+	ssize_t n;
+
+	*status = -1;
+	stack = mmap(NULL, SHARED_HELPER_STACK, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (stack == MAP_FAILED)
+		return shim_fail_errno(err, "a stack for a helper");
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		munmap(stack, SHARED_HELPER_STACK);
+		return shim_fail_errno(err, "pipe for a helper");
+	}
+	h.out = pipefd[1];
+	/* we sleep until it exits (CLONE_VFORK): its writes to our memory
+	 * never race ours; the pipe holds its few bytes meanwhile */
+	pid = clone(run_helper, (char *)stack + SHARED_HELPER_STACK,
+		    CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, &h, &pidfd);
+	if (pid < 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		munmap(stack, SHARED_HELPER_STACK);
+		/* a kernel without CLONE_PIDFD in clone (5.2): fork-like */
+		if (errno == EINVAL)
+			return clone_helper_output(fn, arg, buf, len, status, err);
+		return shim_fail_errno(err, "clone for a helper");
+	}
+	n = collect_helper(pipefd, pidfd, buf, len, status, err);
+	munmap(stack, SHARED_HELPER_STACK);
+	return n;
 }

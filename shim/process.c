@@ -237,8 +237,8 @@ int process_try_privileges(const struct oci_process *p, struct shim_error *err)
 	} proc = { .in = p };
 	struct shim_error child = { 0 };
 	int status;
-	ssize_t n = clone_helper_output(try_privileges, proc.arg, &child, sizeof(child), &status,
-					err);
+	ssize_t n = clone_helper_output_shared(try_privileges, proc.arg, &child, sizeof(child),
+					       &status, err);
 
 	if (n < 0)
 		return shim_error_wrap(err, "trying process.user and process.capabilities");
