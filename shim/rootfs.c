@@ -94,7 +94,12 @@ int rootfs_make_path(int root_fd, const char *path, bool as_file, struct shim_er
 
 	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
 		return shim_fail(err, ENAMETOOLONG, "%s", path);
-	/* Walk /a, /a/b, ... creating each missing part; a dangling symlink
+	/* Most paths are there already: one resolution, as the walk below
+	 * would end. Otherwise (missing, or an error the walk will name)... */
+	fd = rootfs_open(root_fd, buf, O_PATH, NULL);
+	if (fd >= 0)
+		return fd;
+	/* ...walk /a, /a/b, ... creating each missing part; a dangling symlink
 	 * on the way is followed, inside the rootfs, to make its target. */
 restart:
 	for (p = buf + 1;; p++) {
@@ -248,12 +253,14 @@ static int mount_bind(int root_fd, const struct oci_mount *m, const struct mount
 		if (tree < 0 || fstat(tree, &st) < 0)
 			return shim_fail_errno(err, "source %s (prepared by the runtime)", source);
 	} else {
-		if (stat(source, &st) < 0)
-			return shim_fail_errno(err, "source %s", source);
+		/* one walk of the path, and the type of what was cloned, not of
+		 * what the path named a moment before */
 		tree = mount_clone_tree(AT_FDCWD, source, o->rbind, err);
+		if (tree < 0)
+			return shim_fail(err, err->errnum, "source %s", source);
+		if (fstat(tree, &st) < 0)
+			return shim_fail_errno(err, "source %s", source);
 	}
-	if (tree < 0)
-		return -1;
 	/* as runc: "ro" makes the top mount read-only, "rro" every one */
 	if (mount_set_attrs(tree, "", o->attr_set, o->attr_clr, false, err) < 0 ||
 	    mount_set_attrs(tree, "", o->rattr_set, o->rattr_clr, true, err) < 0)
