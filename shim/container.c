@@ -922,6 +922,7 @@ int container_delete(const char *root, struct container *c, bool force, struct s
 	if (hooks)
 		run_post_hooks(c, &b, HOOK_POSTSTOP, "stopped");
 	bundle_release(&b);
+	log_debug("delete %s: cgroup and state folder removed", c->id);
 	return 0;
 }
 
