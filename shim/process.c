@@ -216,12 +216,18 @@ static int set_user(const struct oci_user *u, struct shim_error *err)
 	return 0;
 }
 
-/* In the helper: the drop process_exec makes; its error to out. */
+/* In the helper: the drop process_exec makes; its error to out. First it
+ * becomes non-dumpable: once its capabilities are the container's, a
+ * process of the container's (a joined PID namespace) with as many could
+ * otherwise ptrace it and use what it holds, the init's fds and, as it
+ * shares the init's memory, the init itself. */
 static int try_privileges(void *arg, int out)
 {
 	const struct oci_process *p = arg;
 	struct shim_error err = { 0 };
 
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return 2;
 	if (caps_drop_bounding(&p->caps, &err) < 0 || set_user(&p->user, &err) < 0 ||
 	    caps_set(&p->caps, &err) < 0)
 		return write(out, &err, sizeof(err)) == sizeof(err) ? 1 : 2;
@@ -236,10 +242,14 @@ int process_try_privileges(const struct oci_process *p, struct shim_error *err)
 		void *arg;
 	} proc = { .in = p };
 	struct shim_error child = { 0 };
-	int status;
+	int status, dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
 	ssize_t n = clone_helper_output_shared(try_privileges, proc.arg, &child, sizeof(child),
 					       &status, err);
 
+	/* the helper's PR_SET_DUMPABLE was on the memory we shared: ours
+	 * again as it was (our credentials did not change) */
+	if (dumpable == 1 && prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0 && n >= 0)
+		return shim_fail_errno(err, "prctl(PR_SET_DUMPABLE) after the privilege trial");
 	if (n < 0)
 		return shim_error_wrap(err, "trying process.user and process.capabilities");
 	if (n == (ssize_t)sizeof(child)) {

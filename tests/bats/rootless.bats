@@ -104,6 +104,22 @@ rl_shim() {
 	assert_nothing_left
 }
 
+@test "rootless: a created init's namespaces open to the user, as a network helper needs" {
+	# podman starts pasta or slirp4netns between create and start, as the
+	# user, on /proc/PID/ns/net: the init must stay dumpable for its user
+	update_config '.process.args = ["sleep", "1000"] | .linux.namespaces += [{"type": "network"}]'
+	rl_shim create -b "$BUNDLE" c1
+	assert_success
+	pid=$(shim state c1 | jq .pid)
+	[ "$(stat -c %u /proc/"$pid"/ns)" = "$RL_UID" ]
+	run as_user nsenter --user=/proc/"$pid"/ns/user --net=/proc/"$pid"/ns/net \
+		--preserve-credentials true
+	assert_success
+	rl_shim delete -f c1
+	assert_success
+	assert_nothing_left
+}
+
 @test "rootless: exec, kill and delete" {
 	update_config '.process.args = ["sleep", "1000"]'
 	rl_shim run -d -b "$BUNDLE" c1
