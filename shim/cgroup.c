@@ -455,24 +455,22 @@ static int remove_children(int dir_fd, void *arg)
 	return r;
 }
 
-int cgroup_destroy(const char *rel, struct shim_error *err)
+/* Was the folder open at fd removed (by someone else: systemd removes an
+ * emptied scope's)? Its files are gone with it. */
+static bool folder_removed(int fd)
 {
-	struct walk w = { .err = err };
-	char path[PATH_MAX];
-	_cleanup_close_ int fd = -1;
+	return faccessat(fd, "cgroup.procs", F_OK, 0) < 0 && errno == ENOENT;
+}
 
-	if (path_format(path, sizeof(path), err, "%s%s", CGROUP_ROOT, rel) < 0)
-		return shim_error_wrap(err, "cgroup");
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? 0 : shim_fail_errno(err, "cgroup: open %s", path);
+static int kill_and_empty(int fd, const char *rel, const char *path, struct shim_error *err)
+{
+	struct walk w = { .err = err, .rel = rel, .sig = SIGKILL };
+
 	/* cgroup.kill (5.14) kills frozen tasks too; before it, one by one */
 	if (cgroup_write(fd, "cgroup.kill", "1") < 0) {
 		if (errno != ENOENT)
 			return shim_fail_errno(err, "cgroup: writing %s/cgroup.kill", path);
 		/* before cgroup.kill: each process, in every folder below too */
-		w.rel = rel;
-		w.sig = SIGKILL;
 		if (signal_tree(fd, &w) < 0)
 			return -1;
 		cgroup_write(fd, "cgroup.freeze", "0");
@@ -482,6 +480,22 @@ int cgroup_destroy(const char *rel, struct shim_error *err)
 	/* folders the container made below its own go first */
 	if (remove_children(fd, &w) < 0)
 		return shim_error_wrap(err, "%s", path);
+	return 0;
+}
+
+int cgroup_destroy(const char *rel, struct shim_error *err)
+{
+	char path[PATH_MAX];
+	_cleanup_close_ int fd = -1;
+
+	if (path_format(path, sizeof(path), err, "%s%s", CGROUP_ROOT, rel) < 0)
+		return shim_error_wrap(err, "cgroup");
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : shim_fail_errno(err, "cgroup: open %s", path);
+	/* removed meanwhile (its processes all dead): nothing left to do */
+	if (kill_and_empty(fd, rel, path, err) < 0)
+		return folder_removed(fd) ? 0 : -1;
 	if (rmdir(path) < 0 && errno != ENOENT)
 		return shim_fail_errno(err, "cgroup: rmdir %s", path);
 	return 0;
