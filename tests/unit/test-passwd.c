@@ -7,10 +7,29 @@
 #include <unistd.h>
 
 #include "shim/passwd.h"
+#include "shim/syscalls.h"
 #include "tests/unit/tap.h"
 
 static int root = -1;
 static struct shim_error err;
+
+/* The files are read with openat2, which valgrind (3.19, the CI's second
+ * run of the unit tests) does not know: there, each test is skipped. */
+static bool have_openat2(void)
+{
+	struct shim_open_how how = { .flags = O_PATH | O_CLOEXEC };
+	int fd = sys_openat2(AT_FDCWD, "/", &how, sizeof(how));
+
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0;
+}
+
+#define NEED_OPENAT2()                                                           \
+	do {                                                                     \
+		if (!have_openat2())                                             \
+			SKIP("openat2 is not available (under valgrind)");       \
+	} while (0)
 
 static void write_at(const char *path, const char *text)
 {
@@ -25,6 +44,7 @@ TEST(a_user_name_gives_its_uid_and_gid)
 {
 	uint32_t uid, gid;
 
+	NEED_OPENAT2();
 	CHECK(passwd_resolve(root, "app", &uid, &gid, &err) == 0);
 	CHECK(uid == 1000 && gid == 1001);
 	CHECK(passwd_resolve(root, "app:staff", &uid, &gid, &err) == 0);
@@ -36,6 +56,7 @@ TEST(a_numeric_user_without_an_entry_gets_gid_0)
 {
 	uint32_t uid, gid;
 
+	NEED_OPENAT2();
 	CHECK(passwd_resolve(root, "4242", &uid, &gid, &err) == 0);
 	CHECK(uid == 4242 && gid == 0);
 	CHECK(passwd_resolve(root, "4242:7", &uid, &gid, &err) == 0);
@@ -47,6 +68,7 @@ TEST(an_unknown_user_is_named)
 {
 	uint32_t uid, gid;
 
+	NEED_OPENAT2();
 	CHECK(passwd_resolve(root, "nobody-here", &uid, &gid, &err) < 0);
 	CHECK_STR(err.msg, "config.User \"nobody-here\": user \"nobody-here\": not in the image's "
 		  "/etc/passwd");
@@ -57,6 +79,7 @@ TEST(a_uid_gives_its_name_and_bad_lines_are_skipped)
 {
 	char name[64];
 
+	NEED_OPENAT2();
 	CHECK(passwd_user_name(root, 1000, name, sizeof(name)));
 	CHECK_STR(name, "app");
 	CHECK(passwd_user_name(root, 0, name, sizeof(name)));
@@ -71,6 +94,7 @@ TEST(a_uid_gives_its_home_when_it_has_one)
 {
 	char home[64];
 
+	NEED_OPENAT2();
 	CHECK(passwd_user_home(root, 1000, home, sizeof(home)));
 	CHECK_STR(home, "/home/app");
 	/* "odd" has an empty home; a home longer than the buffer is none */
