@@ -304,7 +304,7 @@ char **store_list(const char *root, struct shim_error *err)
 	return ids;
 }
 
-/* The name /etc/passwd gives uid, or false. */
+/* The host /etc/passwd name of the state folder's owner, "#UID" without one. */
 void store_owner_name(int dir_fd, char *name, size_t len)
 {
 	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
