@@ -92,6 +92,9 @@ static int child_setup(struct exec_ctx *x, struct process_plan *plan, struct shi
 {
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		return shim_fail_errno(err, "exec: prctl(PR_SET_DUMPABLE)");
+	/* as runc's: every process it starts leads a session of its own */
+	if (setsid() < 0)
+		return shim_fail_errno(err, "exec: setsid");
 	if (process_set_cpus(x->o->process->cpus_initial, x->o->process->cpus_initial_mask,
 			     "process.execCPUAffinity.initial", err) < 0)
 		return -1;

@@ -169,6 +169,10 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	bool own_mounts = ns_has_mount(c->spec);
 	_cleanup_close_ int root_fd = -1;
 
+	/* as runc's: a session of its own, whether it gets a terminal or not
+	 * (CRIU refuses to dump a tree whose session leader is outside) */
+	if (setsid() < 0)
+		return shim_fail_errno(err, "init: setsid");
 	if (process_set_cpus(c->spec->process.cpus_initial, c->spec->process.cpus_initial_mask,
 			     "process.execCPUAffinity.initial", err) < 0)
 		return -1;

@@ -50,7 +50,10 @@ int pidfd_open_verified(pid_t pid, unsigned long long start_time, int *fd,
 	*fd = sys_pidfd_open(pid, 0);
 	if (*fd < 0) {
 		*fd = -1;
-		return errno == ESRCH ? 0 : shim_fail_errno(err, "pidfd_open(%d)", (int)pid);
+		/* EINVAL: the number lives on only as a session or group ID
+		 * (the init led its session and is gone; a child stayed) */
+		return errno == ESRCH || errno == EINVAL ? 0
+			: shim_fail_errno(err, "pidfd_open(%d)", (int)pid);
 	}
 	/* The pidfd pins what the PID names now; if that is not the process
 	 * that started at start_time, the container's init is gone. */

@@ -152,7 +152,8 @@ int terminal_setup(int sock, const struct oci_process *p, bool console, struct s
 		close(slave);
 		return shim_error_wrap(err, "process.terminal: sending the pty master");
 	}
-	if (setsid() < 0 || ioctl(slave, TIOCSCTTY, 0) < 0) {
+	/* the caller leads a new session already (init and exec: setsid) */
+	if (ioctl(slave, TIOCSCTTY, 0) < 0) {
 		close(slave);
 		return shim_fail_errno(err, "process.terminal: making the pty the controlling terminal");
 	}

@@ -24,7 +24,8 @@
  * terminal is false. */
 int terminal_socket(bool terminal, const char *console_socket, int fds[2], struct shim_error *err);
 
-/* In the init or an exec child: the pty, as described above; with console
+/* In the init or an exec child, which leads a session of its own already
+ * (setsid): the pty, as described above; with console
  * (the init), its slave is also bound on /dev/console. */
 int terminal_setup(int sock, const struct oci_process *p, bool console, struct shim_error *err);
 

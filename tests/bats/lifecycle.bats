@@ -255,3 +255,18 @@ setup() {
 	[ "$(jq -r .level "$BATS_TEST_TMPDIR/log")" = error ]
 	[ "$(jq -r .msg "$BATS_TEST_TMPDIR/log")" = 'container "nope" does not exist' ]
 }
+
+@test "the init and an exec'd process each lead a session of their own, as runc's" {
+	# the session is field 6 of /proc/PID/stat; a leader's is its own PID
+	setup_bundle sh -c 'read -r _ _ _ _ _ sid _ < /proc/$$/stat; echo "$$ $sid"'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "1 1"
+	update_config '.process.args = ["sleep", "1000"]'
+	shim_detached run -d -b "$BUNDLE" c2
+	assert_success
+	run shim exec c2 sh -c 'read -r _ _ _ _ _ sid _ < /proc/$$/stat; [ "$sid" = "$$" ] && echo leader'
+	assert_success
+	assert_output leader
+	shim delete -f c2
+}
