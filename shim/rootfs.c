@@ -649,6 +649,37 @@ int rootfs_enter(int root_fd, const char *rootfs, bool no_pivot, struct shim_err
 	return r;
 }
 
+/*
+ * stdio on the host's null device (a detached run's) is reopened on the
+ * container's own /dev/null, as runc does: what it holds is then inside
+ * the container's mounts (CRIU can dump it), and nothing of the host's
+ * /dev stays open in it. The node is checked to be char 1:3 first.
+ */
+static int reopen_null_stdio(int root, struct shim_error *err)
+{
+	_cleanup_close_ int null = -1;
+	struct stat st;
+
+	for (int fd = 0; fd < 3; fd++) {
+		if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode) || st.st_rdev != makedev(1, 3))
+			continue;
+		if (null < 0) {
+			null = openat2_retry(root, "/dev/null", O_RDWR | O_NOCTTY, RESOLVE_IN_ROOT |
+					     RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+			if (null < 0 && errno == ENOENT)
+				return 0;	/* no /dev/null of its own: the host's stays */
+			if (null < 0 || fstat(null, &st) < 0)
+				return shim_fail_errno(err, "stdio: open the container's /dev/null");
+			if (!S_ISCHR(st.st_mode) || st.st_rdev != makedev(1, 3))
+				return shim_fail(err, EPERM, "stdio: /dev/null in the container is not "
+						 "the null device (char 1:3)");
+		}
+		if (dup2(null, fd) < 0)
+			return shim_fail_errno(err, "stdio: dup2 of /dev/null on %d", fd);
+	}
+	return 0;
+}
+
 int rootfs_finish(const struct oci_spec *spec, struct shim_error *err)
 {
 	/* past pivot_root: "/" is the container's root */
@@ -663,6 +694,8 @@ int rootfs_finish(const struct oci_spec *spec, struct shim_error *err)
 	for (size_t i = 0; spec->readonly_paths && spec->readonly_paths[i]; i++)
 		if (readonly_path(root, spec->readonly_paths[i], err) < 0)
 			return -1;
+	if (reopen_null_stdio(root, err) < 0)
+		return -1;
 	if (spec->root_readonly && mount_set_attrs(AT_FDCWD, "/", MOUNT_ATTR_RDONLY, 0, false, err) < 0)
 		return shim_error_wrap(err, "root.readonly");
 	if (spec->rootfs_propagation && final_propagation(spec->rootfs_propagation, err) < 0)

@@ -71,3 +71,12 @@ setup() {
 	kill -0 "$other"
 	kill "$other"
 }
+
+@test "stdio on the host's /dev/null is reopened on the container's own, as runc does" {
+	# fdinfo's mnt_id of fd 0 is a mount of the container's mountinfo
+	setup_bundle sh -c 'id=$(sed -n "s/^mnt_id:\t*//p" /proc/self/fdinfo/0)
+		grep -q "^$id " /proc/self/mountinfo && echo inside || echo "outside: $id"'
+	run shim run -b "$BUNDLE" c1 < /dev/null
+	assert_success
+	assert_output inside
+}
