@@ -19,6 +19,7 @@
 #include "oci/spec.h"
 #include "shim/bundle.h"
 #include "shim/caps.h"
+#include "shim/checkpoint.h"
 #include "shim/cgroup.h"
 #include "shim/cgroup_v1.h"
 #include "shim/bind_sources.h"
@@ -279,6 +280,44 @@ out:
 	return r;
 }
 
+/* `restore`: the init comes back from CRIU's image into what create made
+ * (state folder, cgroup, resctrl group), then is recorded as a cloned one
+ * is. It never waits for start: the container is running. */
+static int restore_init(const struct create_ctx *cc, int *pidfd, int *master,
+			struct shim_error *err)
+{
+	const struct create_opts *o = cc->o;
+	char state_dir[PATH_MAX], text[16];
+	_cleanup_free_ char *root = realpath(o->root, NULL);
+	struct restore_target t = {
+		.id = o->id, .b = cc->b, .dir_fd = cc->dir_fd, .state_dir = state_dir,
+		.cgroup_fd = cc->cgroup_fd, .v1 = cc->v1, .console_socket = o->console_socket,
+		.master = o->terminal_proxy ? master : NULL,
+		.cgroup_rel = cc->cgroup_rel[0] ? cc->cgroup_rel
+			      : cgroup_v1_is_open(cc->v1) ? cc->v1->rel : "",
+	};
+	pid_t pid;
+
+	if (!root)
+		return shim_fail_errno(err, "--root: %s", o->root);
+	if (path_format(state_dir, sizeof(state_dir), err, "%s/%s", root, o->id) < 0 ||
+	    checkpoint_restore_init(o->restore, &t, &pid, pidfd, err) < 0)
+		return -1;
+	systemd_scope_drop_holder(cc->scope);
+	snprintf(text, sizeof(text), "%d", (int)pid);
+	if ((cc->rdt_group >= 0 && resctrl_add_task(cc->rdt_group, pid, err) < 0) ||
+	    (unlinkat(cc->dir_fd, STORE_FIFO, 0) < 0 &&
+	     shim_fail_errno(err, "remove %s", STORE_FIFO) < 0) ||
+	    record_state(cc->dir_fd, o, cc->b, cc->cgroup_rel, pid, err) < 0 ||
+	    (o->pid_file && write_file_atomic(o->pid_file, text, err) < 0)) {
+		pidfd_kill_and_reap(*pidfd);
+		*pidfd = -1;
+		return -1;
+	}
+	log_debug("state.json written: running (restored)");
+	return 0;
+}
+
 /* A user namespace joined by path: its maps are checked against the
  * config's, or become them (shim/userns_join.h). */
 static int settle_joined_user_ns(struct oci_spec *spec, struct shim_error *err)
@@ -524,7 +563,8 @@ static int hand_back(struct container *c, const char *id, int *dir_fd, int *cgro
 	c->dir_fd = TAKE_FD(*dir_fd);
 	c->cgroup_fd = TAKE_FD(*cgroup_fd);
 	c->pidfd = TAKE_FD(*pidfd);
-	c->status = STATUS_CREATED;
+	c->status = faccessat(c->dir_fd, STORE_FIFO, F_OK, AT_SYMLINK_NOFOLLOW) == 0
+			    ? STATUS_CREATED : STATUS_RUNNING;
 	load_cgroup_v1(c);
 	return 0;
 }
@@ -599,7 +639,8 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 	cc = (struct create_ctx){ .o = o, .b = &b, .dir_fd = dir_fd, .lock_fd = lock_fd,
 				  .cgroup_fd = cgroup_fd, .cgroup_rel = cgroup_rel,
 				  .rdt_group = rdt_group, .v1 = &v1, .scope = &scope };
-	if (spawn_init(&cc, &pidfd, master_out, err) < 0) {
+	if ((o->restore ? restore_init(&cc, &pidfd, master_out, err)
+			: spawn_init(&cc, &pidfd, master_out, err)) < 0) {
 		poststop_after_failure(o, &b);
 		goto fail_remove;
 	}

@@ -24,6 +24,8 @@
 #include "oci/error.h"
 #include "shim/cgroup_v1.h"
 
+struct restore_opts;
+
 struct create_opts {
 	const char *root;		/* --root */
 	const char *id;
@@ -37,6 +39,9 @@ struct create_opts {
 	bool no_new_keyring;		/* --no-new-keyring: keep the caller's session keyring */
 	bool no_pivot;			/* --no-pivot: chroot, not pivot_root (shim/move_root.h) */
 	bool systemd_cgroup;		/* --systemd-cgroup: a transient scope (shim/systemd.h) */
+	/* `restore`: the init is brought back by CRIU from an image instead
+	 * of cloned (shim/checkpoint.h); the container is then running */
+	const struct restore_opts *restore;
 };
 
 enum container_status {

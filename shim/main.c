@@ -34,6 +34,8 @@ static const struct {
 	{ "update", cmd_update, "change a container's resource limits" },
 	{ "ps", cmd_ps, "list the processes in a container (--format table|json)" },
 	{ "events", cmd_events, "print a container's stats and OOM events as JSON" },
+	{ "checkpoint", cmd_checkpoint, "dump a running container with CRIU (--leave-running, --pre-dump)" },
+	{ "restore", cmd_restore, "bring a checkpointed container back with CRIU (-d, --bundle)" },
 	{ "spec", cmd_spec, "write a default config.json" },
 	{ "unpack", cmd_unpack, "unpack an OCI image layout (LAYOUT[:NAME]) into a new bundle" },
 	{ "features", cmd_features, "print what this runtime implements, as JSON" },
@@ -120,7 +122,8 @@ static bool enters_container(const char *cmd)
 	(void)cmd;
 	return false;
 #else
-	return strcmp(cmd, "create") == 0 || strcmp(cmd, "run") == 0 || strcmp(cmd, "exec") == 0;
+	return strcmp(cmd, "create") == 0 || strcmp(cmd, "run") == 0 || strcmp(cmd, "exec") == 0 ||
+	       strcmp(cmd, "restore") == 0;
 #endif
 }
 

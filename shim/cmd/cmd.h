@@ -38,6 +38,8 @@ int cmd_update(const struct global_opts *g, int argc, char **argv, struct shim_e
 int cmd_ps(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
 int cmd_events(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
 int cmd_unpack(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
+int cmd_checkpoint(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
+int cmd_restore(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
 int cmd_features(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
 
 /* create and run share their flags; argv[optind] must then be the ID. */

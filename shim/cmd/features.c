@@ -48,6 +48,7 @@ static void print_annotations(void)
 
 	printf("  \"annotations\": {\n"
 	       "    \"io.github.seccomp.libseccomp.version\": \"%u.%u.%u\",\n"
+	       "    \"org.opencontainers.shim.checkpoint.enabled\": \"true\",\n"
 	       "    \"org.opencontainers.shim.version\": \"%s\"\n"
 	       "  },\n"
 	       "  \"potentiallyUnsafeConfigAnnotations\": []\n"

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yajl/yajl_gen.h>
+
+#include "oci/cleanup.h"
+#include "oci/gen.h"
+#include "shim/bundle.h"
+#include "shim/cgroup.h"
+#include "shim/checkpoint.h"
+#include "shim/container.h"
+#include "shim/criu.h"
+#include "shim/criu_common.h"
+#include "shim/fsutil.h"
+#include "shim/log.h"
+#include "shim/pidfd.h"
+
+#define DUMP_WAIT_MS 10000
+#define LOG_QUOTE_MAX (16 << 20)
+
+int criu_open_dirs(const struct criu_flags *f, bool make, int *image_fd, int *work_fd,
+		   struct shim_error *err)
+{
+	*image_fd = *work_fd = -1;
+	if (make && mkdir_p(f->image_path, 0700, 0700, err) < 0)
+		return shim_error_wrap(err, "--image-path");
+	*image_fd = open(f->image_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*image_fd < 0)
+		return shim_fail_errno(err, "--image-path: open %s", f->image_path);
+	if (!f->work_path)
+		return 0;
+	if (mkdir_p(f->work_path, 0700, 0700, err) < 0)
+		return shim_error_wrap(err, "--work-path");
+	*work_fd = open(f->work_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*work_fd < 0)
+		return shim_fail_errno(err, "--work-path: open %s", f->work_path);
+	return 0;
+}
+
+void criu_common_opts(struct pb_buf *o, const struct criu_flags *f, int image_fd, int work_fd,
+		      const char *log_file, const char *root)
+{
+	pb_int32(o, CRIU_OPT_IMAGES_DIR_FD, image_fd);
+	if (work_fd >= 0)
+		pb_int32(o, CRIU_OPT_WORK_DIR_FD, work_fd);
+	pb_int32(o, CRIU_OPT_LOG_LEVEL, 4);
+	pb_string(o, CRIU_OPT_LOG_FILE, log_file);
+	pb_string(o, CRIU_OPT_ROOT, root);
+	pb_bool(o, CRIU_OPT_MANAGE_CGROUPS, true);
+	pb_varint(o, CRIU_OPT_MANAGE_CGROUPS_MODE, (uint64_t)f->cg_mode);
+	pb_bool(o, CRIU_OPT_NOTIFY_SCRIPTS, true);
+	pb_bool(o, CRIU_OPT_SHELL_JOB, f->shell_job);
+	pb_bool(o, CRIU_OPT_TCP_ESTABLISHED, f->tcp_established);
+	pb_bool(o, CRIU_OPT_EXT_UNIX_SK, f->ext_unix_sk);
+	pb_bool(o, CRIU_OPT_FILE_LOCKS, f->file_locks);
+	pb_bool(o, CRIU_OPT_AUTO_DEDUP, f->auto_dedup);
+	pb_bool(o, CRIU_OPT_ORPHAN_PTS_MASTER, true);
+}
+
+void criu_clean_path(const char *in, char *out, size_t len)
+{
+	size_t n = 0;
+
+	for (const char *p = in; *p && n + 1 < len; p++) {
+		if (*p == '/' && n > 0 && out[n - 1] == '/')
+			continue;
+		out[n++] = *p;
+	}
+	if (n > 1 && out[n - 1] == '/')
+		n--;
+	if (n == 0 || out[0] != '/') {
+		memmove(out + 1, out, n < len - 1 ? n : len - 2);
+		out[0] = '/';
+		n = n < len - 1 ? n + 1 : len - 1;
+	}
+	out[n] = '\0';
+}
+
+void criu_quote_log(int work_fd, const char *log_file)
+{
+	_cleanup_close_ int fd = openat(work_fd, log_file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	_cleanup_free_ char *text = NULL;
+	char *line, *save = NULL;
+	int shown = 0;
+
+	if (fd < 0)
+		return;
+	text = read_small_fd(fd, log_file, LOG_QUOTE_MAX, NULL, NULL);
+	if (!text)
+		return;
+	for (line = strtok_r(text, "\n", &save); line && shown < 20;
+	     line = strtok_r(NULL, "\n", &save))
+		if (strstr(line, "Error")) {
+			log_warn("criu %s: %s", log_file, line);
+			shown++;
+		}
+}
+
+/* --- checkpoint --- */
+
+/* The init's fds 0, 1 and 2 as /proc names them ("pipe:[123]",
+ * "/dev/null"): restore hands a pipe over to its new end by that name. */
+static int write_descriptors(int image_fd, pid_t pid, struct shim_error *err)
+{
+	yajl_gen g = yajl_gen_alloc(NULL);
+	_cleanup_free_ char *text = NULL;
+	_cleanup_close_ int fd = -1;
+
+	if (!g)
+		return shim_fail(err, ENOMEM, "%s", DESCRIPTORS_FILE);
+	yajl_gen_array_open(g);
+	for (int i = 0; i < 3; i++) {
+		char path[64], target[PATH_MAX];
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)pid, i);
+		n = readlink(path, target, sizeof(target) - 1);
+		target[n < 0 ? 0 : n] = '\0';
+		gen_str(g, n < 0 ? "/dev/null" : target);
+	}
+	yajl_gen_array_close(g);
+	text = gen_finish(g, err);
+	if (!text)
+		return -1;
+	fd = openat(image_fd, DESCRIPTORS_FILE, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+		    O_CLOEXEC, 0600);
+	if (fd < 0 || write_all(fd, text) < 0)
+		return shim_fail_errno(err, "--image-path: write %s", DESCRIPTORS_FILE);
+	return 0;
+}
+
+/* Bind mounts come from outside the container: CRIU records them as
+ * external, by their destination, for restore to bind again. */
+static void add_dump_mounts(struct pb_buf *o, const struct oci_spec *s)
+{
+	for (size_t i = 0; i < s->n_mounts; i++) {
+		char dest[PATH_MAX];
+
+		if (!s->mounts[i].bind)
+			continue;
+		criu_clean_path(s->mounts[i].destination, dest, sizeof(dest));
+		pb_ext_mount(o, dest, dest);
+	}
+}
+
+/* A network or PID namespace joined by path is not the container's to
+ * dump: CRIU records it as external (restore joins the one configured). */
+static int add_external_ns(struct pb_buf *o, struct oci_spec *s, struct shim_error *err)
+{
+	static const struct { enum oci_ns_type type; const char *criu, *key; } ext[] = {
+		{ OCI_NS_NETWORK, "net", "extRootNetNS" },
+		{ OCI_NS_PID, "pid", "extRootPidNS" },
+	};
+
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		const struct oci_namespace *ns = oci_spec_namespace(s, ext[i].type);
+		struct stat st;
+		char text[128];
+
+		if (!ns || !ns->path)
+			continue;
+		if (stat(ns->path, &st) < 0)
+			return shim_fail_errno(err, "linux.namespaces: %s: stat %s", ext[i].criu,
+					       ns->path);
+		snprintf(text, sizeof(text), "%s[%llu]:%s", ext[i].criu,
+			 (unsigned long long)st.st_ino, ext[i].key);
+		pb_string(o, CRIU_OPT_EXTERNAL, text);
+	}
+	return 0;
+}
+
+static int check_parent(const struct checkpoint_opts *o, int image_fd, struct shim_error *err)
+{
+	struct stat st;
+
+	if (!o->parent_path)
+		return 0;
+	if (o->parent_path[0] == '/')
+		return shim_fail(err, EINVAL, "--parent-path: must be relative to --image-path");
+	if (fstatat(image_fd, o->parent_path, &st, 0) < 0)
+		return shim_fail_errno(err, "--parent-path: %s/%s", o->f.image_path, o->parent_path);
+	if (!S_ISDIR(st.st_mode))
+		return shim_fail(err, ENOTDIR, "--parent-path: %s/%s is not a folder",
+				 o->f.image_path, o->parent_path);
+	return 0;
+}
+
+static int dump_opts(struct pb_buf *opts, const struct container *c, const struct bundle *b,
+		     const struct checkpoint_opts *o, int image_fd, int work_fd,
+		     struct shim_error *err)
+{
+	criu_common_opts(opts, &o->f, image_fd, work_fd, o->pre_dump ? "pre-dump.log" : "dump.log",
+			 c->state->rootfs);
+	pb_int32(opts, CRIU_OPT_PID, c->state->pid);
+	pb_bool(opts, CRIU_OPT_LEAVE_RUNNING, o->leave_running);
+	if (o->parent_path) {
+		pb_string(opts, CRIU_OPT_PARENT_IMG, o->parent_path);
+		pb_bool(opts, CRIU_OPT_TRACK_MEM, true);
+	}
+	if (o->pre_dump)
+		pb_bool(opts, CRIU_OPT_TRACK_MEM, true);
+	/* the cgroup v2 freezer stops the whole tree at once (CRIU >= 3.14) */
+	if (c->state->cgroup_path) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s%s", CGROUP_ROOT, c->state->cgroup_path);
+		pb_string(opts, CRIU_OPT_FREEZE_CGROUP, path);
+	}
+	if (add_external_ns(opts, b->spec, err) < 0)
+		return -1;
+	if (!o->pre_dump)
+		add_dump_mounts(opts, b->spec);
+	return opts->failed ? shim_fail(err, ENOMEM, "criu: encoding the options") : 0;
+}
+
+/* CRIU killed the tree: wait for the init, then delete as `delete` does. */
+static int remove_dumped(const char *root, struct container *c, struct shim_error *err)
+{
+	int r = pidfd_wait_exit(c->pidfd, DUMP_WAIT_MS, err);
+
+	if (r <= 0)
+		return r < 0 ? -1 : shim_fail(err, ETIMEDOUT, "checkpoint: the init of %s is still "
+					      "there after the dump", c->id);
+	c->status = STATUS_STOPPED;
+	log_debug("checkpoint %s: dumped and stopped; deleting it", c->id);
+	return container_delete(root, c, false, err);
+}
+
+int container_checkpoint(const char *root, struct container *c, const struct checkpoint_opts *o,
+			 struct shim_error *err)
+{
+	struct bundle b = { 0 };
+	_cleanup_close_ int image_fd = -1, work_fd = -1;
+	struct pb_buf opts = { 0 };
+	struct criu_call call = { .type = o->pre_dump ? CRIU_REQ_PRE_DUMP : CRIU_REQ_DUMP,
+				  .opts = &opts, .cgroup_fd = -1 };
+	struct criu_resp resp;
+	int r = -1;
+
+	if (c->status != STATUS_RUNNING && c->status != STATUS_PAUSED)
+		return shim_fail(err, 0, "container %s cannot be checkpointed in %s state", c->id,
+				 container_status_name(c->status));
+	if (geteuid() != 0)
+		return shim_fail(err, EPERM, "checkpoint: CRIU needs root");
+	if (bundle_load_saved(c->dir_fd, c->state->bundle, &b, err) < 0 ||
+	    criu_open_dirs(&o->f, true, &image_fd, &work_fd, err) < 0 ||
+	    check_parent(o, image_fd, err) < 0 ||
+	    (!o->pre_dump && write_descriptors(image_fd, c->state->pid, err) < 0) ||
+	    dump_opts(&opts, c, &b, o, image_fd, work_fd, err) < 0)
+		goto out;
+	log_debug("checkpoint %s: %s of init %d into %s", c->id, o->pre_dump ? "pre-dump" : "dump",
+		  (int)c->state->pid, o->f.image_path);
+	if (criu_call(&call, &resp, err) < 0) {
+		criu_quote_log(work_fd >= 0 ? work_fd : image_fd,
+			       o->pre_dump ? "pre-dump.log" : "dump.log");
+		shim_error_wrap(err, "checkpoint %s (log: %s/%s)", c->id,
+				o->f.work_path ? o->f.work_path : o->f.image_path,
+				o->pre_dump ? "pre-dump.log" : "dump.log");
+		goto out;
+	}
+	r = 0;
+	if (!o->leave_running && !o->pre_dump)
+		r = remove_dumped(root, c, err);
+out:
+	pb_free(&opts);
+	bundle_release(&b);
+	return r;
+}

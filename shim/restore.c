@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "oci/cleanup.h"
+#include "oci/json.h"
+#include "shim/bundle.h"
+#include "shim/cgroup_v1.h"
+#include "shim/checkpoint.h"
+#include "shim/criu.h"
+#include "shim/criu_common.h"
+#include "shim/fd.h"
+#include "shim/fsutil.h"
+#include "shim/hooks.h"
+#include "shim/log.h"
+#include "shim/mount.h"
+#include "shim/rootfs.h"
+#include "shim/syscalls.h"
+
+#define RESTORE_LOG "restore.log"
+#define CRIU_ROOT "criu-root"
+#define DESCRIPTORS_MAX (64 * 1024)
+
+/* Is dest below one of the config's tmpfs mounts? CRIU brings back a
+ * tmpfs with what it held, mount points included. */
+static bool under_tmpfs(const struct oci_spec *s, const char *dest)
+{
+	for (size_t i = 0; i < s->n_mounts; i++) {
+		const struct oci_mount *m = &s->mounts[i];
+		size_t n = strlen(m->destination);
+
+		if (m->type && strcmp(m->type, "tmpfs") == 0 &&
+		    strncmp(dest, m->destination, n) == 0 && dest[n] == '/')
+			return true;
+	}
+	return false;
+}
+
+static bool source_is_dir(const struct bundle *b, const struct oci_mount *m)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (!m->bind || !m->source)
+		return true;
+	snprintf(path, sizeof(path), "%s%s%s", m->source[0] == '/' ? "" : b->path,
+		 m->source[0] == '/' ? "" : "/", m->source);
+	return stat(path, &st) < 0 || S_ISDIR(st.st_mode);
+}
+
+/* Mount points CRIU needs in the rootfs (a fresh copy of it, on another
+ * host, may lack them), made inside it as create makes them. */
+static int make_mountpoints(const struct bundle *b, struct shim_error *err)
+{
+	_cleanup_close_ int root = open(b->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (root < 0)
+		return shim_fail_errno(err, "root.path: open %s", b->rootfs);
+	for (size_t i = 0; i < b->spec->n_mounts; i++) {
+		const struct oci_mount *m = &b->spec->mounts[i];
+		int fd;
+
+		if (under_tmpfs(b->spec, m->destination) ||
+		    (m->type && strcmp(m->type, "cgroup") == 0))
+			continue;
+		fd = rootfs_make_path(root, m->destination, !source_is_dir(b, m), err);
+		if (fd < 0)
+			return shim_error_wrap(err, "mounts[%zu]: %s", i, m->destination);
+		close(fd);
+	}
+	return 0;
+}
+
+/* Each external mount bound again from its source in this config. */
+static void add_restore_mounts(struct pb_buf *o, const struct bundle *b)
+{
+	for (size_t i = 0; i < b->spec->n_mounts; i++) {
+		const struct oci_mount *m = &b->spec->mounts[i];
+		char dest[PATH_MAX], source[PATH_MAX];
+
+		if (!m->bind || !m->source)
+			continue;
+		criu_clean_path(m->destination, dest, sizeof(dest));
+		snprintf(source, sizeof(source), "%s%s%s", m->source[0] == '/' ? "" : b->path,
+			 m->source[0] == '/' ? "" : "/", m->source);
+		pb_ext_mount(o, dest, source);
+	}
+}
+
+/* descriptors.json: the init's fds 0-2 when it was dumped. A pipe among
+ * them is given the restoring runtime's own fd of that number (CRIU's
+ * stdio are ours): conmon's new pipes take the old ones' place. */
+static int add_inherited_stdio(struct pb_buf *o, int image_fd, struct shim_error *err)
+{
+	_cleanup_free_ char *text = read_file_in_root(image_fd, DESCRIPTORS_FILE, DESCRIPTORS_MAX,
+						      NULL, err);
+	yajl_val v;
+
+	if (!text)
+		return shim_error_wrap(err, "--image-path: %s", DESCRIPTORS_FILE);
+	v = json_parse(text, strlen(text), DESCRIPTORS_FILE, err);
+	if (!v)
+		return -1;
+	if (!YAJL_IS_ARRAY(v)) {
+		yajl_tree_free(v);
+		return shim_fail(err, EINVAL, "%s: not an array", DESCRIPTORS_FILE);
+	}
+	for (size_t i = 0; i < v->u.array.len && i < 3; i++) {
+		const char *name = YAJL_GET_STRING(v->u.array.values[i]);
+
+		if (name && strncmp(name, "pipe:", 5) == 0)
+			pb_inherit_fd(o, name, (int32_t)i);
+	}
+	yajl_tree_free(v);
+	return 0;
+}
+
+struct restore_ctx {
+	const struct restore_target *t;
+	pid_t pid;
+};
+
+/* The restored tree's namespaces exist: prestart and createRuntime, as
+ * runc runs them there. */
+static int run_runtime_hooks(const struct restore_target *t, pid_t pid, struct shim_error *err)
+{
+	const struct oci_hooks *h = &t->b->spec->hooks;
+	_cleanup_free_ char *state = NULL;
+
+	if (!hooks_any(h, HOOK_PRESTART) && !hooks_any(h, HOOK_CREATE_RUNTIME))
+		return 0;
+	state = hooks_state_json(t->b->spec, t->id, pid, "creating", t->b->path, err);
+	if (!state || hooks_run(h, HOOK_PRESTART, state, err) < 0 ||
+	    hooks_run(h, HOOK_CREATE_RUNTIME, state, err) < 0)
+		return -1;
+	return 0;
+}
+
+/* CRIU made a new pty for the restored terminal: its master goes where a
+ * created container's would. */
+static int hand_over_master(const struct restore_target *t, int master, struct shim_error *err)
+{
+	_cleanup_close_ int sock = -1;
+
+	if (master < 0)
+		return shim_fail(err, EPROTO, "no pty master came with orphan-pts-master");
+	if (t->console_socket) {
+		sock = fd_connect_unix(t->console_socket, "--console-socket", err);
+		if (sock < 0 || fd_send(sock, master, err) < 0) {
+			close(master);
+			return -1;
+		}
+		close(master);
+		return 0;
+	}
+	if (t->master) {
+		safe_close(*t->master);
+		*t->master = master;
+		return 0;
+	}
+	close(master);
+	return shim_fail(err, EINVAL, "process.terminal: the restored pty needs --console-socket");
+}
+
+static int on_notify(void *arg, const struct criu_resp *r, int fd, struct shim_error *err)
+{
+	struct restore_ctx *ctx = arg;
+
+	if (strcmp(r->notify_script, "orphan-pts-master") == 0)
+		return hand_over_master(ctx->t, fd, err);
+	safe_close(fd);
+	if (strcmp(r->notify_script, "setup-namespaces") == 0)
+		return run_runtime_hooks(ctx->t, r->notify_pid, err);
+	if (strcmp(r->notify_script, "post-restore") == 0)
+		ctx->pid = r->notify_pid;
+	return 0;
+}
+
+/*
+ * CRIU's root must be a mount point: the rootfs is bound at root. That
+ * happens in a mount namespace of the restore's own (a slave copy of the
+ * host's, made now), and CRIU works in it too: it opens the image folder
+ * through /proc/OURPID/fd, and mounts its cgroup yard in its cwd, both of
+ * which must be in its own namespace. Nothing of it reaches the host.
+ */
+static int bind_root(const struct restore_target *t, const char *root, struct shim_error *err)
+{
+	_cleanup_close_ int mnt = -1;
+
+	if (unshare(CLONE_NEWNS) < 0)
+		return shim_fail_errno(err, "restore: unshare(CLONE_NEWNS)");
+	if (mount_set_propagation(AT_FDCWD, "/", MS_SLAVE, true, err) < 0)
+		return shim_error_wrap(err, "restore: a mount namespace of its own");
+	if (mkdirat(t->dir_fd, CRIU_ROOT, 0700) < 0 && errno != EEXIST)
+		return shim_fail_errno(err, "mkdir %s", root);
+	mnt = mount_clone_tree(AT_FDCWD, t->b->rootfs, true, err);
+	if (mnt < 0 || mount_attach(mnt, AT_FDCWD, root, err) < 0)
+		return shim_error_wrap(err, "restore: binding the rootfs at %s", root);
+	return 0;
+}
+
+/* criu swrk starts in the container's cgroup; on a v1 host it joins the
+ * container's folders before it is asked anything. */
+static int restore_opts(struct pb_buf *opts, const struct restore_opts *o,
+			const struct restore_target *t, int image_fd, int work_fd,
+			const char *root, struct shim_error *err)
+{
+	struct pb_buf cg = { 0 };
+	char cg_path[PATH_MAX];
+
+	criu_common_opts(opts, &o->f, image_fd, work_fd, RESTORE_LOG, root);
+	pb_bool(opts, CRIU_OPT_RST_SIBLING, true);
+	pb_bool(opts, CRIU_OPT_EVASIVE_DEVICES, true);
+	if (o->empty_ns)
+		pb_varint(opts, CRIU_OPT_EMPTY_NS, o->empty_ns);
+	if (o->lsm_profile)
+		pb_string(opts, CRIU_OPT_LSM_PROFILE, o->lsm_profile);
+	if (o->lsm_mount_context)
+		pb_string(opts, CRIU_OPT_LSM_MOUNT_CONTEXT, o->lsm_mount_context);
+	if (t->cgroup_rel && t->cgroup_rel[0]) {
+		/* every controller's tasks go below the container's folder */
+		criu_clean_path(t->cgroup_rel, cg_path, sizeof(cg_path));
+		pb_string(&cg, 2, cg_path);
+		pb_message(opts, CRIU_OPT_CG_ROOT, &cg);
+	}
+	add_restore_mounts(opts, t->b);
+	if (add_inherited_stdio(opts, image_fd, err) < 0)
+		return -1;
+	return opts->failed ? shim_fail(err, ENOMEM, "criu: encoding the options") : 0;
+}
+
+static int enter_v1(const void *arg, pid_t pid, struct shim_error *err)
+{
+	const struct restore_target *t = arg;
+
+	return cgroup_v1_enter(t->v1, pid, err);
+}
+
+int checkpoint_restore_init(const struct restore_opts *o, const struct restore_target *t,
+			    pid_t *pid, int *pidfd, struct shim_error *err)
+{
+	_cleanup_close_ int image_fd = -1, work_fd = -1;
+	struct pb_buf opts = { 0 };
+	struct restore_ctx ctx = { .t = t };
+	char root[PATH_MAX] = "";
+	bool bound = false;
+	struct criu_call call = { .type = CRIU_REQ_RESTORE, .opts = &opts,
+				  .cgroup_fd = t->cgroup_fd, .notify = on_notify, .arg = &ctx };
+	struct criu_resp resp;
+	int r = -1;
+
+	if (geteuid() != 0)
+		return shim_fail(err, EPERM, "restore: CRIU needs root");
+	if (path_format(root, sizeof(root), err, "%s/%s", t->state_dir, CRIU_ROOT) < 0 ||
+	    make_mountpoints(t->b, err) < 0 || (bound = true, bind_root(t, root, err) < 0) ||
+	    criu_open_dirs(&o->f, false, &image_fd, &work_fd, err) < 0 ||
+	    restore_opts(&opts, o, t, image_fd, work_fd, root, err) < 0)
+		goto out;
+	if (t->v1 && cgroup_v1_is_open(t->v1)) {
+		call.started = enter_v1;
+		call.started_arg = t;
+	}
+	log_debug("restore %s: from %s, rootfs %s", t->id, o->f.image_path, t->b->rootfs);
+	if (criu_call(&call, &resp, err) < 0) {
+		criu_quote_log(work_fd >= 0 ? work_fd : image_fd, RESTORE_LOG);
+		shim_error_wrap(err, "restore %s (log: %s/%s)", t->id,
+				o->f.work_path ? o->f.work_path : o->f.image_path, RESTORE_LOG);
+		goto out;
+	}
+	*pid = resp.restored_pid ? resp.restored_pid : ctx.pid;
+	*pidfd = sys_pidfd_open(*pid, 0);
+	if (*pidfd < 0) {
+		shim_fail_errno(err, "restore %s: pidfd_open(%d) of the restored init", t->id,
+				(int)*pid);
+		goto out;
+	}
+	log_debug("restore %s: init %d restored", t->id, (int)*pid);
+	r = 0;
+out:
+	pb_free(&opts);
+	/* only in our namespace; umount2 is the one call that detaches a
+	 * mount by path (the new mount API has none) */
+	if (bound) {
+		umount2(root, MNT_DETACH);
+		unlinkat(t->dir_fd, CRIU_ROOT, AT_REMOVEDIR);
+	}
+	return r;
+}
