@@ -44,6 +44,7 @@ static int criu_child(void *arg)
 	size_t n = c->n_inherit + 1;
 	int high[64];
 	char *argv[] = { "criu", "swrk", "3", NULL };
+	sigset_t none;
 
 	if (n > sizeof(high) / sizeof(high[0])) {
 		errno = E2BIG;
@@ -59,6 +60,9 @@ static int criu_child(void *arg)
 			child_fail("dup2");
 	if (sys_close_range(3 + (unsigned int)n, ~0U, 0) < 0)
 		child_fail("close_range");
+	/* what `restore` in the foreground blocks to forward is criu's again */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
 	execvp(argv[0], argv);
 	child_fail("exec criu (is it installed? Debian's package criu)");
