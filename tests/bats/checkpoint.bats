@@ -17,6 +17,8 @@ setup() {
 
 teardown() {
 	[ -z "${ROOT:-}" ] || for id in c1 c2; do shim delete -f "$id" > /dev/null 2>&1 || true; done
+	# a podman test that failed midway: its container and conmon go
+	[ -z "${PODMAN_USED:-}" ] || pm rm -f -a > /dev/null 2>&1 || true
 }
 
 # A busybox bundle whose process appends 1, 2, 3... to /out/log (a bind
@@ -27,6 +29,13 @@ setup_counter() {
 		while true; do i=$((i + 1)); echo $i >> /out/log; usleep 200000; done'
 	update_config --arg out "$OUT" '.mounts += [{"destination": "/out", "type": "bind",
 		"source": $out, "options": ["rbind", "rw"]}]'
+}
+
+# The counter running as c1, past its first numbers.
+run_counter() {
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	retry 100 0.1 count_past 2
 }
 
 # The counter's last number (0 before the first).
@@ -70,9 +79,7 @@ count_past() {
 
 @test "checkpoint --leave-running dumps and keeps the container running" {
 	setup_counter
-	shim_detached run -d -b "$BUNDLE" c1
-	assert_success
-	retry 100 0.1 count_past 2
+	run_counter
 	run shim checkpoint --leave-running --image-path "$IMAGES" c1
 	assert_success
 	[ "$(container_status c1)" = running ]
@@ -84,9 +91,7 @@ count_past() {
 
 @test "a checkpoint is restored under a new ID" {
 	setup_counter
-	shim_detached run -d -b "$BUNDLE" c1
-	assert_success
-	retry 100 0.1 count_past 2
+	run_counter
 	run shim checkpoint --image-path "$IMAGES" c1
 	assert_success
 	n=$(last_count)
@@ -103,9 +108,7 @@ count_past() {
 
 @test "a pre-dump then a dump with --parent-path restore the counter" {
 	setup_counter
-	shim_detached run -d -b "$BUNDLE" c1
-	assert_success
-	retry 100 0.1 count_past 2
+	run_counter
 	run shim checkpoint --pre-dump --image-path "$IMAGES/pre" c1
 	assert_success
 	# a pre-dump leaves the container running
@@ -188,6 +191,37 @@ count_past() {
 	[ "$first" -eq $((last + 1)) ] || { echo "before ended at $last, after began at $first"; false; }
 }
 
+# recvtty on a socket of the test's, copying a pty to $BATS_TEST_TMPDIR/NAME.out
+start_receiver() {
+	SOCK=$BATS_TEST_TMPDIR/$1.sock
+	"$PAYLOAD/recvtty" "$SOCK" "$BATS_TEST_TMPDIR/$1.out" > "$BATS_TEST_TMPDIR/$1.log" 2>&1 3>&- &
+	retry 50 0.1 test -S "$SOCK"
+}
+
+# The last "tick N" a pty copy holds.
+last_tick() {
+	tr -d '\r' < "$BATS_TEST_TMPDIR/$1.out" | sed -n 's/^tick //p' | tail -n 1
+}
+
+@test "a restored terminal's new pty master goes to --console-socket" {
+	setup_bundle sh -c 'i=0; while true; do i=$((i + 1)); echo tick $i; usleep 200000; done'
+	update_config '.process.terminal = true'
+	start_receiver before
+	shim_detached run -d --console-socket "$SOCK" -b "$BUNDLE" c1
+	assert_success
+	retry 100 0.1 grep -q "tick 3" "$BATS_TEST_TMPDIR/before.out"
+	run shim checkpoint --image-path "$IMAGES" c1
+	assert_success
+	n=$(last_tick before)
+	start_receiver after
+	shim_detached restore -d --console-socket "$SOCK" --image-path "$IMAGES" -b "$BUNDLE" c1
+	assert_success
+	retry 100 0.1 grep -q "tick" "$BATS_TEST_TMPDIR/after.out"
+	grep -qx "received a terminal" "$BATS_TEST_TMPDIR/after.log"
+	first=$(tr -d '\r' < "$BATS_TEST_TMPDIR/after.out" | sed -n 's/^tick //p' | head -n 1)
+	[ "$first" -gt "$n" ] || { echo "before ended at $n, after began at $first"; false; }
+}
+
 @test "a checkpoint that CRIU refuses leaves the container running" {
 	setup_counter
 	# fd 3, a file of the host's, is beyond what CRIU can dump
@@ -257,10 +291,11 @@ pm_count_past() {
 
 @test "podman checkpoints and restores a container through shim" {
 	command -v podman > /dev/null || skip "podman is not installed (tests/install-deps)"
+	PODMAN_USED=1
 	"$TOP/tests/payload/make-busybox-image" "$BATS_TEST_TMPDIR/layout" "$BATS_TEST_TMPDIR/bb.tar"
 	pm load -q -i "$BATS_TEST_TMPDIR/bb.tar"
 	run pm run -d --network none --name cr1 localhost/busybox:latest sh -c \
-		'i=0; while true; do i=$((i + 1)); echo $i > /tmp/count; usleep 100000; done'
+		'i=0; while true; do i=$((i + 1)); echo $i > /tmp/c; mv /tmp/c /tmp/count; usleep 100000; done'
 	assert_success
 	retry 100 0.2 pm_count_past 10
 	n=$(pm_count)
