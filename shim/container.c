@@ -50,6 +50,7 @@
 #include "shim/syscalls.h"
 #include "shim/terminal.h"
 #include "shim/userns_join.h"
+#include "shim/utc.h"
 
 #define DELETE_WAIT_MS 10000
 
@@ -71,15 +72,10 @@ struct create_ctx {
 static char *now_rfc3339(void)
 {
 	struct timespec ts;
-	struct tm tm;
-	char date[32], *out = NULL;
+	char date[48];
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
-	if (asprintf(&out, "%s.%09ldZ", date, ts.tv_nsec) < 0)
-		return NULL;
-	return out;
+	return utc_format(date, sizeof(date), &ts, 9) < 0 ? NULL : strdup(date);
 }
 
 /* state.json: "creating" with pid 0 before the clone (so that a delete -f

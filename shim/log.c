@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "shim/log.h"
+#include "shim/utc.h"
 
 static int log_fd = -1;
 static bool log_json, log_debug_on;
@@ -49,17 +50,14 @@ static void escape(const char *in, char *out, size_t len)
  * create spends its time. */
 static void record_to(int fd, const char *level, const char *msg)
 {
-	char when[80], date[48], esc[4096], line[4400];
+	char when[80], esc[4096], line[4400];
 	struct timespec ts;
-	struct tm tm;
 	int n;
 
 	if (fd < 0)
 		return;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(when, sizeof(when), "%s.%06ldZ", date, ts.tv_nsec / 1000);
+	utc_format(when, sizeof(when), &ts, 6);
 	escape(msg, esc, sizeof(esc));
 	if (log_json)
 		n = snprintf(line, sizeof(line), "{\"level\":\"%s\",\"msg\":\"%s\",\"time\":\"%s\"}\n",
