@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -26,35 +27,25 @@ static bool sealed(int fd)
 }
 
 /* On a read-only mount: no open for writing gets through the path
- * /proc/PID/exe names. */
-static bool on_readonly_mount(int fd)
+ * /proc/PID/exe names. Asked of the mount by path, without opening the
+ * file (where the binary is on a network or 9p file system, each open
+ * and close is a round trip to the server). */
+static bool on_readonly_mount(void)
 {
-	struct statvfs sv;
+	struct statfs sfs;
 
-	return fstatvfs(fd, &sv) == 0 && (sv.f_flag & ST_RDONLY);
-}
-
-static bool protected_exe(int fd)
-{
-	return sealed(fd) || on_readonly_mount(fd);
-}
-
-bool selfexe_is_sealed(void)
-{
-	_cleanup_close_ int exe = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-
-	return exe >= 0 && protected_exe(exe);
+	return statfs("/proc/self/exe", &sfs) == 0 && (sfs.f_flags & ST_RDONLY);
 }
 
 /* The binary itself, through a detached clone of its mount made read-only
  * (and nosuid, nodev): nothing to copy, and nobody can reach that mount
  * to make it writable again. Needs CAP_SYS_ADMIN; -1 without. */
-static int readonly_bind(int exe)
+static int readonly_bind(void)
 {
 	struct shim_mount_attr attr = {
 		.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
 	};
-	int tree = sys_open_tree(exe, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+	int tree = sys_open_tree(AT_FDCWD, "/proc/self/exe", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 
 	if (tree < 0)
 		return -1;
@@ -137,22 +128,25 @@ static int sealed_copy(int exe, struct shim_error *err)
 
 int selfexe_ensure_sealed(char **argv, struct shim_error *err)
 {
-	_cleanup_close_ int exe = open("/proc/self/exe", O_RDONLY | O_CLOEXEC), copy = -1;
+	_cleanup_close_ int exe = -1, copy = -1;
 
-	if (exe < 0)
-		return shim_fail_errno(err, "open /proc/self/exe (is /proc mounted?)");
-	if (protected_exe(exe))
+	if (on_readonly_mount())
 		return 0;
-	copy = readonly_bind(exe);
+	copy = readonly_bind();
 	if (copy >= 0) {
 		log_debug("re-executing through a read-only bind of the runtime binary");
 	} else {
+		exe = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+		if (exe < 0)
+			return shim_fail_errno(err, "open /proc/self/exe (is /proc mounted?)");
+		if (sealed(exe))
+			return 0;
 		copy = sealed_copy(exe, err);
 		if (copy < 0)
 			return shim_error_wrap(err, "protecting the runtime binary");
 		log_debug("re-executing from a sealed memfd copy of the runtime binary");
+		exe = safe_close(exe);
 	}
-	exe = safe_close(exe);
 	sys_execveat(copy, "", argv, environ, AT_EMPTY_PATH);
 	return shim_fail_errno(err, "protecting the runtime binary: exec of its protected copy");
 }

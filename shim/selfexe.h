@@ -26,15 +26,10 @@
 #ifndef SHIM_SELFEXE_H
 #define SHIM_SELFEXE_H
 
-#include <stdbool.h>
-
 #include "oci/error.h"
 
 /* Returns 0 when already running from a protected copy; otherwise execs
  * one with argv and the same environment (does not return), or fails. */
 int selfexe_ensure_sealed(char **argv, struct shim_error *err);
-
-/* Is /proc/self/exe protected (sealed, or on a read-only mount)? */
-bool selfexe_is_sealed(void);
 
 #endif
