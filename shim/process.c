@@ -68,11 +68,19 @@ static int enter_cwd(const char *cwd, bool must_exist, struct shim_error *err)
 	return 0;
 }
 
+/* A regular file we may execute. The path is resolved once (a link in it,
+ * /bin/sh -> busybox, is read once: on a network or 9p root, each read
+ * is a round trip); faccessat2 (5.8) asks about the file that was found. */
 static bool is_executable(const char *path)
 {
+	_cleanup_close_ int fd = open(path, O_PATH | O_CLOEXEC);
 	struct stat st;
 
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;
+	if (faccessat(fd, "", X_OK, AT_EMPTY_PATH) == 0)
+		return true;
+	return (errno == EINVAL || errno == ENOSYS) && access(path, X_OK) == 0;
 }
 
 static int find_exe(const char *name, char *const *env, char *out, size_t len,
