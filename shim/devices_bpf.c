@@ -39,79 +39,157 @@ static struct bpf_insn insn(uint8_t code, uint8_t dst, uint8_t src, int16_t off,
 }
 #pragma GCC diagnostic pop
 
-static size_t rule_length(const struct device_rule *r)
+/* A rule that matches every device and access: it ends the program, as
+ * the verifier refuses code after it as unreachable. */
+static bool matches_all(const struct device_rule *r)
 {
-	size_t n = 2;	/* r0 = verdict; exit */
-
-	n += r->type != 'a';
-	n += r->access != ACC_ALL ? 3 : 0;
-	n += r->major >= 0;
-	n += r->minor >= 0;
-	return n;
+	return r->type == 'a' && r->access == ACC_ALL && r->major < 0 && r->minor < 0;
 }
 
-static void emit_rule(const struct device_rule *r, struct bpf_insn *out, size_t *at)
+/* Rules that differ only in their minor number share one set of tests. */
+static bool same_group(const struct device_rule *a, const struct device_rule *b)
 {
-	size_t end = *at + rule_length(r);
-	/* a jump from the next instruction to the end of this block */
-#define SKIP() ((int16_t)(end - (*at + 1)))
+	return a->type == b->type && a->access == b->access && a->major == b->major;
+}
 
-	if (r->type != 'a') {
-		out[*at] = insn(BPF_JMP | BPF_JNE | BPF_K, 3, 0, SKIP(), r->type == 'c' ? BPF_DEVCG_DEV_CHAR : BPF_DEVCG_DEV_BLOCK);
-		(*at)++;
+struct emitter {
+	struct bpf_insn *out;
+	size_t at, max;
+	bool full;
+};
+
+static size_t emit(struct emitter *e, struct bpf_insn i)
+{
+	if (e->at >= e->max) {
+		e->full = true;
+		return e->at;
 	}
+	e->out[e->at] = i;
+	return e->at++;
+}
+
+/* Point the jump at index from to the instruction at index to. */
+static void land(struct emitter *e, size_t from, size_t to)
+{
+	if (!e->full)
+		e->out[from].off = (int16_t)(to - from - 1);
+}
+
+/* The tests of one group: a jump to its end on any mismatch, then a jump to
+ * the run's verdict on a matching minor (or at once, if any minor goes).
+ * The jumps to the verdict are listed in to_verdict. */
+static void emit_group(struct emitter *e, const struct device_rule *const *g, size_t n,
+		       size_t *to_verdict, size_t *n_to_verdict)
+{
+	const struct device_rule *r = g[0];
+	size_t skips[3], n_skips = 0;
+	bool any_minor = false;
+
+	if (r->type != 'a')
+		skips[n_skips++] = emit(e, insn(BPF_JMP | BPF_JNE | BPF_K, 3, 0, 0,
+						 r->type == 'c' ? BPF_DEVCG_DEV_CHAR : BPF_DEVCG_DEV_BLOCK));
 	if (r->access != ACC_ALL) {
-		out[(*at)++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 7, 4, 0, 0);
+		emit(e, insn(BPF_ALU64 | BPF_MOV | BPF_X, 7, 4, 0, 0));
 		/* allow: every access asked is in the rule; deny: any is */
-		out[(*at)++] = insn(BPF_ALU64 | BPF_AND | BPF_K, 7, 0, 0,
-				    r->allow ? (int32_t)(~r->access & ACC_ALL) : (int32_t)r->access);
-		out[*at] = insn(BPF_JMP | (r->allow ? BPF_JNE : BPF_JEQ) | BPF_K, 7, 0, SKIP(), 0);
-		(*at)++;
+		emit(e, insn(BPF_ALU64 | BPF_AND | BPF_K, 7, 0, 0,
+			     r->allow ? (int32_t)(~r->access & ACC_ALL) : (int32_t)r->access));
+		skips[n_skips++] = emit(e, insn(BPF_JMP | (r->allow ? BPF_JNE : BPF_JEQ) | BPF_K,
+						 7, 0, 0, 0));
 	}
-	if (r->major >= 0) {
-		out[*at] = insn(BPF_JMP | BPF_JNE | BPF_K, 5, 0, SKIP(), (int32_t)r->major);
-		(*at)++;
+	if (r->major >= 0)
+		skips[n_skips++] = emit(e, insn(BPF_JMP | BPF_JNE | BPF_K, 5, 0, 0, (int32_t)r->major));
+	for (size_t i = 0; i < n; i++)
+		any_minor |= g[i]->minor < 0;
+	if (any_minor)
+		to_verdict[(*n_to_verdict)++] = emit(e, insn(BPF_JMP | BPF_JA, 0, 0, 0, 0));
+	else
+		for (size_t i = 0; i < n; i++)
+			to_verdict[(*n_to_verdict)++] =
+				emit(e, insn(BPF_JMP | BPF_JEQ | BPF_K, 6, 0, 0, (int32_t)g[i]->minor));
+	for (size_t i = 0; i < n_skips; i++)
+		land(e, skips[i], e->at);
+}
+
+/* A run of rules with the same verdict: whichever of them matches first,
+ * the answer is the same, so the run is one test "does any match", its
+ * rules grouped. Returns false when the run matches everything (the
+ * program ends with it). */
+static bool emit_run(struct emitter *e, const struct device_rule **run, size_t n,
+		     size_t *to_verdict)
+{
+	size_t n_to_verdict = 0, past;
+
+	for (size_t i = 0; i < n; i++)
+		if (matches_all(run[i])) {
+			emit(e, insn(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, run[0]->allow ? 1 : 0));
+			emit(e, insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0));
+			return false;
+		}
+	for (size_t i = 0; i < n;) {
+		size_t k = i + 1;
+
+		/* the group's rules next to each other (order within a run
+		 * does not matter) */
+		for (size_t j = i + 1; j < n; j++)
+			if (same_group(run[i], run[j])) {
+				const struct device_rule *t = run[k];
+
+				run[k] = run[j];
+				run[j] = t;
+				k++;
+			}
+		emit_group(e, run + i, k - i, to_verdict, &n_to_verdict);
+		i = k;
 	}
-	if (r->minor >= 0) {
-		out[*at] = insn(BPF_JMP | BPF_JNE | BPF_K, 6, 0, SKIP(), (int32_t)r->minor);
-		(*at)++;
-	}
-	out[(*at)++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, r->allow ? 1 : 0);
-	out[(*at)++] = insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-#undef SKIP
+	past = emit(e, insn(BPF_JMP | BPF_JA, 0, 0, 0, 0));
+	for (size_t i = 0; i < n_to_verdict; i++)
+		land(e, to_verdict[i], e->at);
+	emit(e, insn(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, run[0]->allow ? 1 : 0));
+	emit(e, insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0));
+	land(e, past, e->at);
+	return true;
 }
 
 int devices_compile(const struct device_rule *rules, size_t n, struct bpf_insn *out, size_t max)
 {
 	const size_t n_default = devices_n_default;
-	size_t need = 5 + 2, at = 0;
+	_cleanup_free_ const struct device_rule **order = calloc(n + n_default, sizeof(*order));
+	_cleanup_free_ size_t *to_verdict = calloc(n + n_default, sizeof(*to_verdict));
+	struct emitter e = { .out = out, .max = max };
+	size_t n_order = 0;
+	bool open_ended = true;
 
-	for (size_t i = 0; i < n; i++)
-		need += rule_length(&rules[i]);
-	for (size_t i = 0; i < n_default; i++)
-		need += rule_length(&devices_default_rules[i]);
-	if (need > max)
+	if (!order || !to_verdict)
 		return -1;
-	out[at++] = insn(BPF_LDX | BPF_W | BPF_MEM, 2, 1, 0, 0);	/* access_type */
-	out[at++] = insn(BPF_LDX | BPF_W | BPF_MEM, 5, 1, 4, 0);	/* major */
-	out[at++] = insn(BPF_LDX | BPF_W | BPF_MEM, 6, 1, 8, 0);	/* minor */
-	out[at++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 3, 2, 0, 0);
-	out[at++] = insn(BPF_ALU64 | BPF_AND | BPF_K, 3, 0, 0, 0xffff);	/* type */
-	out[at++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 4, 2, 0, 0);
-	out[at++] = insn(BPF_ALU64 | BPF_RSH | BPF_K, 4, 0, 0, 16);	/* access */
-	/* last rule first: the defaults, then the config's from its end. A
-	 * rule that matches everything ends the program: the verifier refuses
-	 * code after it as unreachable. */
+	/* last rule first: the defaults, then the config's from its end; a
+	 * rule that matches everything hides the ones before it */
 	for (size_t i = n_default; i-- > 0;)
-		emit_rule(&devices_default_rules[i], out, &at);
+		order[n_order++] = &devices_default_rules[i];
 	for (size_t i = n; i-- > 0;) {
-		emit_rule(&rules[i], out, &at);
-		if (rule_length(&rules[i]) == 2)
-			return (int)at;
+		order[n_order++] = &rules[i];
+		if (matches_all(&rules[i]))
+			break;
 	}
-	out[at++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
-	out[at++] = insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-	return (int)at;
+	emit(&e, insn(BPF_LDX | BPF_W | BPF_MEM, 2, 1, 0, 0));	/* access_type */
+	emit(&e, insn(BPF_LDX | BPF_W | BPF_MEM, 5, 1, 4, 0));	/* major */
+	emit(&e, insn(BPF_LDX | BPF_W | BPF_MEM, 6, 1, 8, 0));	/* minor */
+	emit(&e, insn(BPF_ALU64 | BPF_MOV | BPF_X, 3, 2, 0, 0));
+	emit(&e, insn(BPF_ALU64 | BPF_AND | BPF_K, 3, 0, 0, 0xffff));	/* type */
+	emit(&e, insn(BPF_ALU64 | BPF_MOV | BPF_X, 4, 2, 0, 0));
+	emit(&e, insn(BPF_ALU64 | BPF_RSH | BPF_K, 4, 0, 0, 16));	/* access */
+	for (size_t i = 0; i < n_order && open_ended;) {
+		size_t k = i + 1;
+
+		while (k < n_order && order[k]->allow == order[i]->allow)
+			k++;
+		open_ended = emit_run(&e, order + i, k - i, to_verdict);
+		i = k;
+	}
+	if (open_ended) {	/* no rule matched: denied */
+		emit(&e, insn(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0));
+		emit(&e, insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0));
+	}
+	return e.full ? -1 : (int)e.at;
 }
 
 static int try_load(const struct bpf_insn *insns, int n, char *log, size_t log_size)

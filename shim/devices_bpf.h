@@ -6,7 +6,11 @@
  * a BPF_PROG_TYPE_CGROUP_DEVICE program attached to the folder. The rules
  * (the config's, then the devices every container gets, as runc adds them)
  * are compiled to one program, checked from the last rule to the first: the
- * last rule that matches decides; none matching denies.
+ * last rule that matches decides; none matching denies. Consecutive rules
+ * with the same verdict are one "does any of them match" test, and among
+ * them the rules that differ only by minor share their other tests: the
+ * verifier's time at each create grows with the program (the default set
+ * is 40 instructions, not 70; 1.8 ms a load instead of 2.7 in the guest).
  */
 #ifndef SHIM_DEVICES_BPF_H
 #define SHIM_DEVICES_BPF_H
