@@ -18,6 +18,50 @@ struct oci_state_view oci_state_view(const struct oci_state *st)
 	};
 }
 
+static char **strv_copy(char *const *v)
+{
+	size_t n = 0;
+	char **out;
+
+	while (v[n])
+		n++;
+	out = calloc(n + 1, sizeof(char *));
+	for (size_t i = 0; out && i < n; i++)
+		if (!(out[i] = strdup(v[i]))) {
+			strv_free(out);
+			return NULL;
+		}
+	return out;
+}
+
+static bool copy_string(char **to, const char *from)
+{
+	return !from || (*to = strdup(from));
+}
+
+struct oci_state *oci_state_from_view(const struct oci_state_view *v, struct shim_error *err)
+{
+	struct oci_state *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		goto nomem;
+	st->pid = v->pid;
+	st->init_start_time = v->init_start_time;
+	st->has_poststart = v->has_poststart;
+	st->has_poststop = v->has_poststop;
+	if (!copy_string(&st->oci_version, v->oci_version) || !copy_string(&st->id, v->id) ||
+	    !copy_string(&st->status, v->status) || !copy_string(&st->bundle, v->bundle) ||
+	    !copy_string(&st->rootfs, v->rootfs) || !copy_string(&st->created, v->created) ||
+	    !copy_string(&st->owner, v->owner) || !copy_string(&st->cgroup_path, v->cgroup_path) ||
+	    (v->annotations && !(st->annotations = strv_copy(v->annotations))))
+		goto nomem;
+	return st;
+nomem:
+	oci_state_free(st);
+	shim_fail(err, ENOMEM, "state");
+	return NULL;
+}
+
 static void gen_state(yajl_gen g, const struct oci_state_view *st, bool with_private)
 {
 	yajl_gen_map_open(g);

@@ -47,6 +47,10 @@ struct oci_state_view {
 /* The view of a state read back (oci_state_parse). */
 struct oci_state_view oci_state_view(const struct oci_state *st);
 
+/* A state of its own (oci_state_free) with the view's values: what a
+ * reader of its JSON would get, without writing and parsing it. */
+struct oci_state *oci_state_from_view(const struct oci_state_view *v, struct shim_error *err);
+
 /* JSON text (malloc'd). with_private: include the "shim" member; pretty:
  * two-space indented, as runc prints `state`. */
 char *oci_state_to_json(const struct oci_state_view *st, bool with_private, bool pretty,

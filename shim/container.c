@@ -65,6 +65,7 @@ struct create_ctx {
 	int rdt_group;		/* linux.intelRdt: the resctrl group, or -1 */
 	const struct cgroup_v1 *v1;	/* a cgroup v1 host: the container's folders */
 	struct systemd_scope *scope;	/* --systemd-cgroup: its holder goes after the clone */
+	struct oci_state **recorded;	/* the state last written, for the caller */
 };
 
 /* --- create, in the runtime --- */
@@ -82,7 +83,8 @@ static char *now_rfc3339(void)
  * after a create killed midway finds the cgroup), "created" with the init's
  * PID and start time once it is ready. */
 static int record_state(int dir_fd, const struct create_opts *o, const struct bundle *b,
-			const char *cgroup_rel, pid_t pid, struct shim_error *err)
+			const char *cgroup_rel, pid_t pid, struct oci_state **kept,
+			struct shim_error *err)
 {
 	struct oci_state_view st = {
 		.oci_version = b->spec->oci_version,
@@ -103,6 +105,13 @@ static int record_state(int dir_fd, const struct create_opts *o, const struct bu
 	if ((pid && proc_start_time(pid, &st.init_start_time, err) < 0) ||
 	    store_write_state(dir_fd, &st, err) < 0)
 		return -1;
+	/* what was written, kept so that create's caller need not read it back */
+	if (kept) {
+		oci_state_free(*kept);
+		*kept = oci_state_from_view(&st, err);
+		if (!*kept)
+			return -1;
+	}
 	return 0;
 }
 
@@ -191,7 +200,7 @@ static int after_clone(struct spawn *sp, const struct create_ctx *cc, int *maste
 	log_debug("init %d ready: its setup is done, it waits on exec.fifo", (int)sp->pid);
 	if (netdev_move_in(b->spec, sp->pid, cc->dir_fd, err) < 0)
 		return -1;
-	if (record_state(cc->dir_fd, o, b, cc->cgroup_rel, sp->pid, err) < 0)
+	if (record_state(cc->dir_fd, o, b, cc->cgroup_rel, sp->pid, cc->recorded, err) < 0)
 		return -1;
 	log_debug("state.json written: created");
 	return spawn_hand_over(sp, o->pid_file, master, err);
@@ -304,7 +313,7 @@ static int restore_init(const struct create_ctx *cc, int *pidfd, int *master,
 	if ((cc->rdt_group >= 0 && resctrl_add_task(cc->rdt_group, pid, err) < 0) ||
 	    (unlinkat(cc->dir_fd, STORE_FIFO, 0) < 0 &&
 	     shim_fail_errno(err, "remove %s", STORE_FIFO) < 0) ||
-	    record_state(cc->dir_fd, o, cc->b, cc->cgroup_rel, pid, err) < 0 ||
+	    record_state(cc->dir_fd, o, cc->b, cc->cgroup_rel, pid, cc->recorded, err) < 0 ||
 	    (o->pid_file && write_file_atomic(o->pid_file, text, err) < 0)) {
 		pidfd_kill_and_reap(*pidfd);
 		*pidfd = -1;
@@ -545,12 +554,13 @@ static void load_cgroup_v1(struct container *c)
 	cgroup_v1_open_recorded(c->dir_fd, &c->v1, &none);
 }
 
-static int hand_back(struct container *c, const char *id, int *dir_fd, int *cgroup_fd,
-		     int *pidfd, struct shim_error *err)
+static int hand_back(struct container *c, const char *id, struct oci_state **recorded,
+		     int *dir_fd, int *cgroup_fd, int *pidfd, struct shim_error *err)
 {
 	memset(c, 0, sizeof(*c));
 	cgroup_v1_init(&c->v1);
-	c->state = store_read_state(*dir_fd, id, err);
+	c->state = *recorded ? *recorded : store_read_state(*dir_fd, id, err);
+	*recorded = NULL;
 	if (!c->state) {
 		c->dir_fd = c->cgroup_fd = c->pidfd = -1;
 		return -1;
@@ -573,6 +583,7 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 	_cleanup_cgroup_v1_ struct cgroup_v1 v1 = CGROUP_V1_NONE;
 	char cgroup_rel[PATH_MAX] = "";
 	struct create_ctx cc;
+	struct oci_state *recorded = NULL;
 	int pidfd = -1;
 	bool rdt_made = false;
 	struct systemd_scope scope = { .holder_pidfd = -1 };
@@ -630,22 +641,24 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 	 * finds it even when state.json is lost or corrupt */
 	if ((cgroup_rel[0] && write_file_at(dir_fd, STORE_CGROUP, cgroup_rel, err) < 0) ||
 	    write_file_at(dir_fd, STORE_CONFIG, b.text, err) < 0 ||
-	    record_state(dir_fd, o, &b, cgroup_rel, 0, err) < 0)
+	    record_state(dir_fd, o, &b, cgroup_rel, 0, NULL, err) < 0)
 		goto fail_remove;
 	cc = (struct create_ctx){ .o = o, .b = &b, .dir_fd = dir_fd, .lock_fd = lock_fd,
 				  .cgroup_fd = cgroup_fd, .cgroup_rel = cgroup_rel,
-				  .rdt_group = rdt_group, .v1 = &v1, .scope = &scope };
+				  .rdt_group = rdt_group, .v1 = &v1, .scope = &scope,
+				  .recorded = &recorded };
 	if ((o->restore ? restore_init(&cc, &pidfd, master_out, err)
 			: spawn_init(&cc, &pidfd, master_out, err)) < 0) {
 		poststop_after_failure(o, &b);
 		goto fail_remove;
 	}
 	if ((o->pidfd_socket && pidfd_send_to_socket(o->pidfd_socket, pidfd, err) < 0) ||
-	    (out && hand_back(out, o->id, &dir_fd, &cgroup_fd, &pidfd, err) < 0)) {
+	    (out && hand_back(out, o->id, &recorded, &dir_fd, &cgroup_fd, &pidfd, err) < 0)) {
 		pidfd_kill_and_reap(pidfd);
 		goto fail_remove;
 	}
 	safe_close(pidfd);
+	oci_state_free(recorded);
 	bundle_release(&b);
 	return 0;
 
@@ -663,6 +676,7 @@ fail_remove:
 		rdt_remove_made(&b.spec->intel_rdt, o->id);
 	store_remove(o->root, o->id, NULL);
 fail:
+	oci_state_free(recorded);
 	bundle_release(&b);
 	return -1;
 }

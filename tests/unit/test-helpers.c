@@ -137,6 +137,39 @@ TEST(state_round_trips_with_private_fields)
 	return 0;
 }
 
+TEST(a_state_copied_from_its_view_is_the_state_read_back_from_its_json)
+{
+	char *ann[] = { "k", "v", "k2", "", NULL };
+	struct oci_state_view st = {
+		.oci_version = "1.2.0", .id = "c1", .pid = 42, .status = "created",
+		.bundle = "/b", .rootfs = "/b/rootfs", .created = "2026-01-01T00:00:00.000000001Z",
+		.owner = "", .annotations = ann, .init_start_time = 123456789012ULL,
+		.cgroup_path = "/c1", .has_poststop = true,
+	};
+	char *json = oci_state_to_json(&st, true, false, &err);
+	struct oci_state *read = oci_state_parse(json, strlen(json), &err);
+	struct oci_state *copy = oci_state_from_view(&st, &err);
+	struct oci_state_view rv, cv;
+	char *a, *b;
+
+	CHECK(json && read && copy);
+	rv = oci_state_view(read);
+	cv = oci_state_view(copy);
+	a = oci_state_to_json(&rv, true, false, &err);
+	b = oci_state_to_json(&cv, true, false, &err);
+	CHECK(a && b);
+	CHECK_STR(a, b);
+	CHECK_STR(b, json);
+	CHECK(copy->id != st.id && copy->annotations != ann);	/* its own strings */
+	CHECK(copy->has_poststop && !copy->has_poststart);
+	free(a);
+	free(b);
+	free(json);
+	oci_state_free(read);
+	oci_state_free(copy);
+	return 0;
+}
+
 TEST(public_state_hides_private_fields)
 {
 	struct oci_state_view st = {
@@ -262,6 +295,7 @@ int main(void)
 	RUN(signals_by_name_and_number);
 	RUN(container_ids);
 	RUN(state_round_trips_with_private_fields);
+	RUN(a_state_copied_from_its_view_is_the_state_read_back_from_its_json);
 	RUN(public_state_hides_private_fields);
 	RUN(a_broken_state_file_is_refused);
 	RUN(a_path_that_does_not_fit_fails_instead_of_being_cut);
