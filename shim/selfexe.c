@@ -39,13 +39,16 @@ static bool on_readonly_mount(void)
 
 /* The binary itself, through a detached clone of its mount made read-only
  * (and nosuid, nodev): nothing to copy, and nobody can reach that mount
- * to make it writable again. Needs CAP_SYS_ADMIN; -1 without. */
+ * to make it writable again. Needs CAP_SYS_ADMIN; -1 without. The file
+ * is named by an O_PATH fd, which opens nothing on its file system. */
 static int readonly_bind(void)
 {
 	struct shim_mount_attr attr = {
 		.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
 	};
-	int tree = sys_open_tree(AT_FDCWD, "/proc/self/exe", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	_cleanup_close_ int exe = open("/proc/self/exe", O_PATH | O_CLOEXEC);
+	int tree = exe < 0 ? -1 : sys_open_tree(exe, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+								   AT_EMPTY_PATH);
 
 	if (tree < 0)
 		return -1;
