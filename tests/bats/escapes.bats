@@ -17,6 +17,11 @@ teardown_escape() {
 	rm -rf "$MARKER"
 }
 
+teardown() {
+	default_teardown
+	[ -z "${RO_BIN:-}" ] || umount -l "$RO_BIN" 2>/dev/null || true
+}
+
 # create/run must fail saying $1 and leave nothing behind.
 fails_naming() {
 	assert_failure
@@ -345,6 +350,21 @@ assert_exe_unwritable() {
 	run readlink "/proc/$PID/exe"
 	[ "$output" != "$(readlink -f "$SHIM_BIN")" ] || { echo "the container runs $output"; false; }
 	assert_exe_unwritable "$before"
+	assert_output_has "Read-only file system"
+}
+
+@test "a runtime binary already on a read-only mount runs as it is, never writable" {
+	local before
+	RO_BIN=$BATS_TEST_TMPDIR/shim-ro
+	cp "$SHIM_BIN" "$RO_BIN"
+	mount --bind "$RO_BIN" "$RO_BIN"
+	mount -o remount,bind,ro "$RO_BIN"
+	before=$(sha256sum < "$RO_BIN")
+	SHIM_BIN=$RO_BIN start_script_entry
+	# no second exec: the container runs the very file it was started as
+	run readlink "/proc/$PID/exe"
+	assert_output "$RO_BIN"
+	SHIM_BIN=$RO_BIN assert_exe_unwritable "$before"
 	assert_output_has "Read-only file system"
 }
 
