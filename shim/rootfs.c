@@ -542,24 +542,31 @@ static int pivot(int root_fd, struct shim_error *err)
  * CVE-2025-31133) and checked to be char 1:3; cloned from that very fd, so
  * nothing can be swapped in between.
  */
-static int null_device_tree(int root, struct shim_error *err)
+/* The container's /dev/null, reached without following any link and
+ * checked to be the null device (char 1:3), opened with flags: what is
+ * bound over a masked file, and what stdio is reopened on. A planted
+ * link or node (CVE-2025-31133) fails here, err naming why (ENOENT
+ * when there is none). */
+static int open_null_device(int root, int flags, struct shim_error *err)
 {
-	_cleanup_close_ int fd = openat2_retry(root, "/dev/null", O_PATH,
-					       RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS |
-					       RESOLVE_NO_MAGICLINKS);
+	int fd = openat2_retry(root, "/dev/null", flags,
+			       RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
 	struct stat st;
 
 	if (fd < 0)
 		return shim_fail_errno(err, "open /dev/null without following links");
-	if (fstat(fd, &st) < 0)
-		return shim_fail_errno(err, "stat /dev/null");
-	if (!S_ISCHR(st.st_mode) || st.st_rdev != makedev(1, 3))
+	if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode) || st.st_rdev != makedev(1, 3)) {
+		close(fd);
 		return shim_fail(err, EPERM, "/dev/null in the container is not the null device "
-				 "(char 1:3): refusing to bind it over a masked path");
-	return mount_clone_tree(fd, "", false, err);
+				 "(char 1:3)");
+	}
+	return fd;
 }
 
-static int mask_path(int root, const char *path, const char *label, struct shim_error *err)
+/* *null: the container's /dev/null, opened (and checked) at the first
+ * masked file and cloned for each. */
+static int mask_path(int root, const char *path, const char *label, int *null,
+		     struct shim_error *err)
 {
 	struct mount_opts ro = { .attr_set = MOUNT_ATTR_RDONLY };
 	_cleanup_close_ int target = rootfs_open(root, path, O_PATH, err), mnt = -1;
@@ -569,8 +576,11 @@ static int mask_path(int root, const char *path, const char *label, struct shim_
 		return err->errnum == ENOENT ? 0 : shim_error_wrap(err, "maskedPaths: %s", path);
 	if (fstat(target, &st) < 0)
 		return shim_fail_errno(err, "maskedPaths: %s", path);
+	if (!S_ISDIR(st.st_mode) && *null < 0 && (*null = open_null_device(root, O_PATH, err)) < 0)
+		return shim_error_wrap(err, "maskedPaths: %s: refusing to bind it over the path",
+				       path);
 	mnt = S_ISDIR(st.st_mode) ? mount_new_fs("tmpfs", "tmpfs", &ro, label, err)
-				 : null_device_tree(root, err);
+				 : mount_clone_tree(*null, "", false, err);
 	if (mnt < 0 ||
 	    (!S_ISDIR(st.st_mode) && mount_set_attrs(mnt, "", MOUNT_ATTR_RDONLY, 0, false, err) < 0) ||
 	    mount_attach(mnt, target, "", err) < 0)
@@ -664,15 +674,15 @@ static int reopen_null_stdio(int root, struct shim_error *err)
 		if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode) || st.st_rdev != makedev(1, 3))
 			continue;
 		if (null < 0) {
-			null = openat2_retry(root, "/dev/null", O_RDWR | O_NOCTTY, RESOLVE_IN_ROOT |
-					     RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
-			if (null < 0 && errno == ENOENT)
+			struct shim_error why = { 0 };
+
+			null = open_null_device(root, O_RDWR | O_NOCTTY, &why);
+			if (null < 0 && why.errnum == ENOENT)
 				return 0;	/* no /dev/null of its own: the host's stays */
-			if (null < 0 || fstat(null, &st) < 0)
-				return shim_fail_errno(err, "stdio: open the container's /dev/null");
-			if (!S_ISCHR(st.st_mode) || st.st_rdev != makedev(1, 3))
-				return shim_fail(err, EPERM, "stdio: /dev/null in the container is not "
-						 "the null device (char 1:3)");
+			if (null < 0) {
+				*err = why;
+				return shim_error_wrap(err, "stdio");
+			}
 		}
 		if (dup2(null, fd) < 0)
 			return shim_fail_errno(err, "stdio: dup2 of /dev/null on %d", fd);
@@ -683,13 +693,13 @@ static int reopen_null_stdio(int root, struct shim_error *err)
 int rootfs_finish(const struct oci_spec *spec, struct shim_error *err)
 {
 	/* past pivot_root: "/" is the container's root */
-	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), null = -1;
 
 	if (root < 0)
 		return shim_fail_errno(err, "open /");
 	log_debug("init: maskedPaths, readonlyPaths, root.readonly, rootfsPropagation");
 	for (size_t i = 0; spec->masked_paths && spec->masked_paths[i]; i++)
-		if (mask_path(root, spec->masked_paths[i], spec->mount_label, err) < 0)
+		if (mask_path(root, spec->masked_paths[i], spec->mount_label, &null, err) < 0)
 			return -1;
 	for (size_t i = 0; spec->readonly_paths && spec->readonly_paths[i]; i++)
 		if (readonly_path(root, spec->readonly_paths[i], err) < 0)
