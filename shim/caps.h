@@ -13,6 +13,10 @@
 #include "oci/spec.h"
 #include "oci/error.h"
 
+/* The highest capability number this kernel has (its cap_last_cap),
+ * asked with PR_CAPBSET_READ, not read from /proc. */
+int caps_last(void);
+
 int caps_drop_bounding(const struct oci_capabilities *c, struct shim_error *err);
 int caps_set(const struct oci_capabilities *c, struct shim_error *err);
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "oci/state.h"
+#include "shim/caps.h"
 #include "shim/fd.h"
 #include "shim/fsutil.h"
 #include "oci/mount_options.h"
@@ -283,6 +284,19 @@ TEST(a_state_record_is_read_but_never_through_a_link_or_fifo)
 	return 0;
 }
 
+TEST(the_last_capability_is_the_kernels_cap_last_cap)
+{
+	FILE *f = fopen("/proc/sys/kernel/cap_last_cap", "re");
+	int want = -1;
+
+	CHECK(f != NULL);
+	CHECK(fscanf(f, "%d", &want) == 1);
+	fclose(f);
+	CHECK(caps_last() == want);
+	CHECK(caps_last() == want);	/* asked again: the same answer */
+	return 0;
+}
+
 int main(void)
 {
 	TAP_START();
@@ -304,5 +318,6 @@ int main(void)
 	RUN(start_time_of_self_is_stable);
 	RUN(a_pid_with_another_start_time_is_not_opened);
 	RUN(a_state_record_is_read_but_never_through_a_link_or_fifo);
+	RUN(the_last_capability_is_the_kernels_cap_last_cap);
 	TAP_DONE();
 }
