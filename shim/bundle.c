@@ -18,15 +18,21 @@
 int bundle_load(const char *dir, struct bundle *b, struct shim_error *err)
 {
 	char config[PATH_MAX], root[PATH_MAX];
+	_cleanup_close_ int dir_fd = -1, config_fd = -1;
 	struct stat st;
 
 	memset(b, 0, sizeof(*b));
-	b->path = realpath(dir, NULL);
+	b->path = real_path_open(dir, &st, &dir_fd, "--bundle", err);
 	if (!b->path)
-		return shim_fail_errno(err, "--bundle %s", dir);
+		return -1;
 	if (path_format(config, sizeof(config), err, "%s/config.json", b->path) < 0)
 		goto fail;
-	b->text = read_small_file(config, CONFIG_MAX, &b->len, err);
+	config_fd = openat(dir_fd, "config.json", O_RDONLY | O_CLOEXEC);
+	if (config_fd < 0) {
+		shim_fail_errno(err, "%s", config);
+		goto fail;
+	}
+	b->text = read_small_fd(config_fd, config, CONFIG_MAX, &b->len, err);
 	if (!b->text)
 		goto fail;
 	b->spec = oci_spec_parse(b->text, b->len, err);
@@ -39,9 +45,11 @@ int bundle_load(const char *dir, struct bundle *b, struct shim_error *err)
 		shim_error_wrap(err, "%s: root.path", config);
 		goto fail;
 	}
-	b->rootfs = realpath(root, NULL);
-	if (!b->rootfs || stat(b->rootfs, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		shim_fail(err, b->rootfs ? ENOTDIR : errno, "%s: root.path: %s", config, root);
+	b->rootfs = real_path_open(root, &st, NULL, "root.path", err);
+	if (b->rootfs && !S_ISDIR(st.st_mode))
+		shim_fail(err, ENOTDIR, "root.path: %s", root);
+	if (!b->rootfs || !S_ISDIR(st.st_mode)) {
+		shim_error_wrap(err, "%s", config);
 		goto fail;
 	}
 	return 0;

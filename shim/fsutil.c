@@ -162,6 +162,46 @@ char *read_small_file(const char *path, size_t max, size_t *len, struct shim_err
 	return read_small_fd(fd, path, max, len, err);
 }
 
+static bool ends_with(const char *s, const char *end)
+{
+	size_t n = strlen(s), m = strlen(end);
+
+	return n >= m && strcmp(s + n - m, end) == 0;
+}
+
+char *real_path_open(const char *path, struct stat *st, int *fd, const char *what,
+		     struct shim_error *err)
+{
+	char link[32], name[PATH_MAX];
+	_cleanup_close_ int dir = open(path, O_PATH | O_CLOEXEC);
+	ssize_t n;
+	char *real;
+
+	if (dir < 0 || fstat(dir, st) < 0) {
+		shim_fail_errno(err, "%s: %s", what, path);
+		return NULL;
+	}
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", dir);
+	n = readlink(link, name, sizeof(name));
+	/* a name that is no absolute path (a file deleted meanwhile, one out
+	 * of our root, no /proc): realpath's own answer */
+	if (n > 0 && (size_t)n < sizeof(name) && name[0] == '/')
+		name[n] = '\0';
+	else
+		name[0] = '\0';
+	if (name[0] && !ends_with(name, " (deleted)"))
+		real = strdup(name);
+	else
+		real = realpath(path, NULL);
+	if (!real) {
+		shim_fail_errno(err, "%s: %s", what, path);
+		return NULL;
+	}
+	if (fd)
+		*fd = TAKE_FD(dir);
+	return real;
+}
+
 int openat2_retry(int dirfd, const char *path, int flags, uint64_t resolve)
 {
 	struct shim_open_how how = { .flags = (uint64_t)(flags | O_CLOEXEC), .resolve = resolve };
