@@ -12,6 +12,7 @@
 #include "shim/hooks.h"
 #include "shim/init.h"
 #include "shim/log.h"
+#include "shim/loopback.h"
 #include "shim/namespaces.h"
 #include "shim/process.h"
 #include "shim/procfs.h"
@@ -185,6 +186,8 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	if (ns_enter(c->joins, false, err) < 0)
 		return -1;
 	if (c->spec->has_time_offsets && ns_new_time(c->spec, err) < 0)
+		return -1;
+	if (loopback_up(c->spec, err) < 0)
 		return -1;
 	if (process_set_mempolicy(&c->spec->memory_policy, err) < 0)
 		return -1;

@@ -426,3 +426,28 @@ no_mount_ns() {
 	assert_output_has 'process.scheduler.policy: unknown policy "SCHED_FASTEST"'
 	assert_nothing_left
 }
+
+@test "a new network namespace has its loopback up: 127.0.0.1 and ::1 answer, as with runc" {
+	update_config '.process.args = ["sh", "-c", "cat /sys/class/net/lo/flags;
+		nc -l -p 7001 > /dev/shm/v4 & nc -l -p 7002 > /dev/shm/v6 & sleep 0.5;
+		echo four | nc -w 2 127.0.0.1 7001; echo six | nc -w 2 ::1 7002; wait;
+		cat /dev/shm/v4 /dev/shm/v6"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output $'0x9\nfour\nsix'
+	assert_nothing_left
+}
+
+@test "a network namespace joined by path is left as the engine made it" {
+	# a namespace held by a process, not by a mount: lo down, as made
+	unshare --net sleep 1000 &
+	local holder=$!
+	sleep 0.5
+	update_config --arg ns "/proc/$holder/ns/net" '.process.args = ["cat", "/sys/class/net/lo/flags"] |
+		.linux.namespaces |= map(if .type == "network" then .path = $ns else . end)'
+	run shim run -b "$BUNDLE" c1
+	kill "$holder"
+	assert_success
+	assert_output "0x8"
+	assert_nothing_left
+}
