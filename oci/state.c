@@ -6,6 +6,7 @@
 #include "oci/gen.h"
 #include "oci/json.h"
 #include "oci/state.h"
+#include "oci/strv.h"
 
 struct oci_state_view oci_state_view(const struct oci_state *st)
 {
@@ -16,22 +17,6 @@ struct oci_state_view oci_state_view(const struct oci_state *st)
 		.init_start_time = st->init_start_time, .cgroup_path = st->cgroup_path,
 		.has_poststart = st->has_poststart, .has_poststop = st->has_poststop,
 	};
-}
-
-static char **strv_copy(char *const *v)
-{
-	size_t n = 0;
-	char **out;
-
-	while (v[n])
-		n++;
-	out = calloc(n + 1, sizeof(char *));
-	for (size_t i = 0; out && i < n; i++)
-		if (!(out[i] = strdup(v[i]))) {
-			strv_free(out);
-			return NULL;
-		}
-	return out;
 }
 
 static bool copy_string(char **to, const char *from)

@@ -11,4 +11,8 @@ void strv_free(char **v);
 /* The number of strings before the NULL; 0 for NULL. */
 size_t strv_len(char *const *v);
 
+/* A deep copy (each string duplicated), NULL-terminated; NULL when out of
+ * memory. NULL copies to an empty vector. */
+char **strv_copy(char *const *v);
+
 #endif
