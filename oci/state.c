@@ -186,11 +186,19 @@ static int parse_fields(yajl_val tree, struct oci_state *st, struct shim_error *
 			return shim_fail(err, ENOMEM, "annotations");
 		for (size_t i = 0; i < len; i++) {
 			yajl_val v = ann->u.object.values[i];
+			char *key, *value;
 
 			if (!YAJL_IS_STRING(v))
 				continue;
-			st->annotations[k++] = strdup(ann->u.object.keys[i]);
-			st->annotations[k++] = strdup(v->u.string);
+			key = strdup(ann->u.object.keys[i]);
+			value = strdup(v->u.string);
+			if (!key || !value) {
+				free(key);
+				free(value);
+				return shim_fail(err, ENOMEM, "annotations");
+			}
+			st->annotations[k++] = key;
+			st->annotations[k++] = value;
 		}
 	}
 	return 0;
