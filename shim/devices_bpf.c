@@ -110,6 +110,13 @@ static void emit_group(struct emitter *e, const struct device_rule *const *g, si
 		land(e, skips[i], e->at);
 }
 
+/* The program's answer: r0 = 1 (allowed) or 0, and return. */
+static void emit_verdict(struct emitter *e, bool allow)
+{
+	emit(e, insn(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, allow ? 1 : 0));
+	emit(e, insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0));
+}
+
 /* A run of rules with the same verdict: whichever of them matches first,
  * the answer is the same, so the run is one test "does any match", its
  * rules grouped. Returns false when the run matches everything (the
@@ -121,8 +128,7 @@ static bool emit_run(struct emitter *e, const struct device_rule **run, size_t n
 
 	for (size_t i = 0; i < n; i++)
 		if (matches_all(run[i])) {
-			emit(e, insn(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, run[0]->allow ? 1 : 0));
-			emit(e, insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0));
+			emit_verdict(e, run[0]->allow);
 			return false;
 		}
 	for (size_t i = 0; i < n;) {
@@ -144,8 +150,7 @@ static bool emit_run(struct emitter *e, const struct device_rule **run, size_t n
 	past = emit(e, insn(BPF_JMP | BPF_JA, 0, 0, 0, 0));
 	for (size_t i = 0; i < n_to_verdict; i++)
 		land(e, to_verdict[i], e->at);
-	emit(e, insn(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, run[0]->allow ? 1 : 0));
-	emit(e, insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0));
+	emit_verdict(e, run[0]->allow);
 	land(e, past, e->at);
 	return true;
 }
@@ -186,8 +191,7 @@ int devices_compile(const struct device_rule *rules, size_t n, struct bpf_insn *
 		i = k;
 	}
 	if (open_ended) {	/* no rule matched: denied */
-		emit(&e, insn(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0));
-		emit(&e, insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0));
+		emit_verdict(&e, false);
 	}
 	return e.full ? -1 : (int)e.at;
 }
