@@ -43,7 +43,7 @@ int criu_open_dirs(const struct criu_flags *f, bool make, int *image_fd, int *wo
 	return 0;
 }
 
-void criu_common_opts(struct pb_buf *o, const struct criu_flags *f, int image_fd, int work_fd,
+void criu_common_opts(struct bytebuf *o, const struct criu_flags *f, int image_fd, int work_fd,
 		      const char *log_file, const char *root)
 {
 	pb_int32(o, CRIU_OPT_IMAGES_DIR_FD, image_fd);
@@ -137,7 +137,7 @@ static int write_descriptors(int image_fd, pid_t pid, struct shim_error *err)
 
 /* Bind mounts come from outside the container: CRIU records them as
  * external, by their destination, for restore to bind again. */
-static void add_dump_mounts(struct pb_buf *o, const struct oci_spec *s)
+static void add_dump_mounts(struct bytebuf *o, const struct oci_spec *s)
 {
 	for (size_t i = 0; i < s->n_mounts; i++) {
 		char dest[PATH_MAX];
@@ -151,7 +151,7 @@ static void add_dump_mounts(struct pb_buf *o, const struct oci_spec *s)
 
 /* A network or PID namespace joined by path is not the container's to
  * dump: CRIU records it as external (restore joins the one configured). */
-static int add_external_ns(struct pb_buf *o, struct oci_spec *s, struct shim_error *err)
+static int add_external_ns(struct bytebuf *o, struct oci_spec *s, struct shim_error *err)
 {
 	static const struct { enum oci_ns_type type; const char *criu, *key; } ext[] = {
 		{ OCI_NS_NETWORK, "net", "extRootNetNS" },
@@ -191,7 +191,7 @@ static int check_parent(const struct checkpoint_opts *o, int image_fd, struct sh
 	return 0;
 }
 
-static int dump_opts(struct pb_buf *opts, const struct container *c, const struct bundle *b,
+static int dump_opts(struct bytebuf *opts, const struct container *c, const struct bundle *b,
 		     const struct checkpoint_opts *o, int image_fd, int work_fd,
 		     struct shim_error *err)
 {
@@ -237,7 +237,7 @@ int container_checkpoint(const char *root, struct container *c, const struct che
 {
 	struct bundle b = { 0 };
 	_cleanup_close_ int image_fd = -1, work_fd = -1;
-	struct pb_buf opts = { 0 };
+	struct bytebuf opts = { 0 };
 	struct criu_call call = { .type = o->pre_dump ? CRIU_REQ_PRE_DUMP : CRIU_REQ_DUMP,
 				  .opts = &opts, .cgroup_fd = -1 };
 	struct criu_resp resp;
@@ -268,7 +268,7 @@ int container_checkpoint(const char *root, struct container *c, const struct che
 	if (!o->leave_running && !o->pre_dump)
 		r = remove_dumped(root, c, err);
 out:
-	pb_free(&opts);
+	bytebuf_free(&opts);
 	bundle_release(&b);
 	return r;
 }

@@ -69,7 +69,7 @@ static int criu_child(void *arg)
 	return 127;
 }
 
-static int send_request(int sock, struct pb_buf *req, struct shim_error *err)
+static int send_request(int sock, struct bytebuf *req, struct shim_error *err)
 {
 	ssize_t n = send(sock, req->data, req->len, MSG_NOSIGNAL);
 
@@ -134,13 +134,13 @@ static const char *type_name(int type)
 
 static int answer_notify(int sock, struct shim_error *err)
 {
-	struct pb_buf req;
+	struct bytebuf req;
 	int r;
 
 	if (pb_request(&req, CRIU_REQ_NOTIFY, NULL, true) < 0)
 		return shim_fail(err, ENOMEM, "criu: encoding a notify answer");
 	r = send_request(sock, &req, err);
-	pb_free(&req);
+	bytebuf_free(&req);
 	return r;
 }
 
@@ -190,7 +190,7 @@ int criu_call(struct criu_call *call, struct criu_resp *resp, struct shim_error 
 	int pair[2];
 	_cleanup_close_ int sock = -1, pidfd = -1;
 	struct child_ctx ctx = { .inherit = call->inherit, .n_inherit = call->n_inherit };
-	struct pb_buf req;
+	struct bytebuf req;
 	pid_t pid;
 	int status = 0, r;
 
@@ -198,7 +198,7 @@ int criu_call(struct criu_call *call, struct criu_resp *resp, struct shim_error 
 	if (pb_request(&req, call->type, call->opts, false) < 0)
 		return shim_fail(err, ENOMEM, "criu: encoding the request");
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) < 0) {
-		pb_free(&req);
+		bytebuf_free(&req);
 		return shim_fail_errno(err, "criu: socketpair");
 	}
 	sock = pair[0];
@@ -206,14 +206,14 @@ int criu_call(struct criu_call *call, struct criu_resp *resp, struct shim_error 
 	pid = clone_with_pidfd(0, call->cgroup_fd, criu_child, &ctx, &pidfd, err);
 	close(pair[1]);
 	if (pid < 0) {
-		pb_free(&req);
+		bytebuf_free(&req);
 		return shim_error_wrap(err, "criu: starting criu swrk");
 	}
 	log_debug("criu swrk %d started for a %s request", (int)pid, type_name(call->type));
 	r = call->started ? call->started(call->started_arg, pid, err) : 0;
 	if (r == 0)
 		r = send_request(sock, &req, err);
-	pb_free(&req);
+	bytebuf_free(&req);
 	if (r == 0)
 		r = converse(call, sock, resp, err);
 	/* criu serves one request: our end closed, it exits (a pre-dump's

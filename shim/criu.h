@@ -25,7 +25,7 @@ typedef int (*criu_notify_fn)(void *arg, const struct criu_resp *resp, int fd,
 
 struct criu_call {
 	enum criu_req_type type;
-	struct pb_buf *opts;		/* criu_opts; consumed */
+	struct bytebuf *opts;		/* criu_opts; consumed */
 	int cgroup_fd;			/* criu starts in this cgroup (restore), or -1 */
 	const int *inherit;		/* given to criu as fds 4, 5, ... */
 	size_t n_inherit;

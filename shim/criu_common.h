@@ -16,7 +16,7 @@ int criu_open_dirs(const struct criu_flags *f, bool make, int *image_fd, int *wo
 		   struct shim_error *err);
 
 /* Options both verbs send: folders, log, root, the flags, cgroup mode. */
-void criu_common_opts(struct pb_buf *o, const struct criu_flags *f, int image_fd, int work_fd,
+void criu_common_opts(struct bytebuf *o, const struct criu_flags *f, int image_fd, int work_fd,
 		      const char *log_file, const char *root);
 
 /* A mount destination as CRIU names the mount: "//a/b/" is "/a/b". */

@@ -6,29 +6,7 @@
 
 enum { WIRE_VARINT = 0, WIRE_64 = 1, WIRE_LEN = 2, WIRE_32 = 5 };
 
-static void pb_put(struct pb_buf *b, const void *data, size_t len)
-{
-	if (b->failed)
-		return;
-	if (b->len + len > b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 256;
-		uint8_t *p;
-
-		while (cap < b->len + len)
-			cap *= 2;
-		p = realloc(b->data, cap);
-		if (!p) {
-			b->failed = true;
-			return;
-		}
-		b->data = p;
-		b->cap = cap;
-	}
-	memcpy(b->data + b->len, data, len);
-	b->len += len;
-}
-
-static void put_varint(struct pb_buf *b, uint64_t v)
+static void put_varint(struct bytebuf *b, uint64_t v)
 {
 	uint8_t bytes[10];
 	size_t n = 0;
@@ -40,87 +18,81 @@ static void put_varint(struct pb_buf *b, uint64_t v)
 			bytes[n] |= 0x80;
 		n++;
 	} while (v);
-	pb_put(b, bytes, n);
+	bytebuf_put(b, bytes, n);
 }
 
-static void put_key(struct pb_buf *b, uint32_t field, unsigned int wire)
+static void put_key(struct bytebuf *b, uint32_t field, unsigned int wire)
 {
 	put_varint(b, ((uint64_t)field << 3) | wire);
 }
 
-void pb_varint(struct pb_buf *b, uint32_t field, uint64_t value)
+void pb_varint(struct bytebuf *b, uint32_t field, uint64_t value)
 {
 	put_key(b, field, WIRE_VARINT);
 	put_varint(b, value);
 }
 
-void pb_bool(struct pb_buf *b, uint32_t field, bool value)
+void pb_bool(struct bytebuf *b, uint32_t field, bool value)
 {
 	pb_varint(b, field, value ? 1 : 0);
 }
 
-void pb_int32(struct pb_buf *b, uint32_t field, int32_t value)
+void pb_int32(struct bytebuf *b, uint32_t field, int32_t value)
 {
 	/* int32: a negative value is sign-extended to ten bytes */
 	pb_varint(b, field, (uint64_t)(int64_t)value);
 }
 
-void pb_bytes(struct pb_buf *b, uint32_t field, const void *data, size_t len)
+void pb_bytes(struct bytebuf *b, uint32_t field, const void *data, size_t len)
 {
 	put_key(b, field, WIRE_LEN);
 	put_varint(b, len);
-	pb_put(b, data, len);
+	bytebuf_put(b, data, len);
 }
 
-void pb_string(struct pb_buf *b, uint32_t field, const char *s)
+void pb_string(struct bytebuf *b, uint32_t field, const char *s)
 {
 	pb_bytes(b, field, s, strlen(s));
 }
 
-void pb_message(struct pb_buf *b, uint32_t field, struct pb_buf *sub)
+void pb_message(struct bytebuf *b, uint32_t field, struct bytebuf *sub)
 {
 	if (sub->failed)
 		b->failed = true;
 	else
 		pb_bytes(b, field, sub->data ? sub->data : (const uint8_t *)"", sub->len);
-	pb_free(sub);
+	bytebuf_free(sub);
 }
 
-void pb_ext_mount(struct pb_buf *b, const char *key, const char *val)
+void pb_ext_mount(struct bytebuf *b, const char *key, const char *val)
 {
-	struct pb_buf m = { 0 };
+	struct bytebuf m = { 0 };
 
 	pb_string(&m, 1, key);
 	pb_string(&m, 2, val);
 	pb_message(b, CRIU_OPT_EXT_MNT, &m);
 }
 
-void pb_inherit_fd(struct pb_buf *b, const char *key, int32_t fd)
+void pb_inherit_fd(struct bytebuf *b, const char *key, int32_t fd)
 {
-	struct pb_buf m = { 0 };
+	struct bytebuf m = { 0 };
 
 	pb_string(&m, 1, key);
 	pb_int32(&m, 2, fd);
 	pb_message(b, CRIU_OPT_INHERIT_FD, &m);
 }
 
-void pb_free(struct pb_buf *b)
-{
-	free(b->data);
-	*b = (struct pb_buf){ 0 };
-}
-
-int pb_request(struct pb_buf *out, enum criu_req_type type, struct pb_buf *opts,
+int pb_request(struct bytebuf *out, enum criu_req_type type, struct bytebuf *opts,
 	       bool notify_success)
 {
-	*out = (struct pb_buf){ 0 };
+	*out = (struct bytebuf){ 0 };
 	pb_varint(out, 1, (uint64_t)type);
 	if (opts)
 		pb_message(out, 2, opts);
 	if (notify_success)
 		pb_bool(out, 3, true);
 	if (out->failed) {
-		pb_free(out);
+		bytebuf_free(out);
 		return -1;
 	}
 	return 0;

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shim/bytebuf.h"
+
 /* criu_req_type */
 enum criu_req_type {
 	CRIU_REQ_EMPTY = 0, CRIU_REQ_DUMP = 1, CRIU_REQ_RESTORE = 2, CRIU_REQ_CHECK = 3,
@@ -40,28 +42,20 @@ enum criu_opt_field {
 	CRIU_OPT_LSM_PROFILE = 53, CRIU_OPT_LSM_MOUNT_CONTEXT = 63,
 };
 
-/* A growing buffer of encoded fields; failed once an allocation failed. */
-struct pb_buf {
-	uint8_t *data;
-	size_t len, cap;
-	bool failed;
-};
-
-void pb_varint(struct pb_buf *b, uint32_t field, uint64_t value);
-void pb_bool(struct pb_buf *b, uint32_t field, bool value);
-void pb_int32(struct pb_buf *b, uint32_t field, int32_t value);	/* proto int32 */
-void pb_bytes(struct pb_buf *b, uint32_t field, const void *data, size_t len);
-void pb_string(struct pb_buf *b, uint32_t field, const char *s);
+void pb_varint(struct bytebuf *b, uint32_t field, uint64_t value);
+void pb_bool(struct bytebuf *b, uint32_t field, bool value);
+void pb_int32(struct bytebuf *b, uint32_t field, int32_t value);	/* proto int32 */
+void pb_bytes(struct bytebuf *b, uint32_t field, const void *data, size_t len);
+void pb_string(struct bytebuf *b, uint32_t field, const char *s);
 /* A nested message: sub's bytes as field, sub freed. */
-void pb_message(struct pb_buf *b, uint32_t field, struct pb_buf *sub);
+void pb_message(struct bytebuf *b, uint32_t field, struct bytebuf *sub);
 /* The key/value pairs of ext_mount_map and inherit_fd. */
-void pb_ext_mount(struct pb_buf *b, const char *key, const char *val);
-void pb_inherit_fd(struct pb_buf *b, const char *key, int32_t fd);
-void pb_free(struct pb_buf *b);
+void pb_ext_mount(struct bytebuf *b, const char *key, const char *val);
+void pb_inherit_fd(struct bytebuf *b, const char *key, int32_t fd);
 
 /* A criu_req of type with opts (may be NULL, then none), or a notify
  * answer (type CRIU_REQ_NOTIFY, notify_success). opts is freed. */
-int pb_request(struct pb_buf *out, enum criu_req_type type, struct pb_buf *opts,
+int pb_request(struct bytebuf *out, enum criu_req_type type, struct bytebuf *opts,
 	       bool notify_success);
 
 /* What a criu_resp says (the fields shim reads). */

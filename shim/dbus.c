@@ -19,72 +19,50 @@ enum { TYPE_CALL = 1, TYPE_RETURN = 2, TYPE_ERROR = 3 };
 enum { FIELD_PATH = 1, FIELD_INTERFACE = 2, FIELD_MEMBER = 3, FIELD_ERROR_NAME = 4,
        FIELD_REPLY_SERIAL = 5, FIELD_SIGNATURE = 8 };
 
-static void put(struct dbus_buf *b, const void *data, size_t n)
-{
-	if (b->failed)
-		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 256;
-		uint8_t *p;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p) {
-			b->failed = true;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, data, n);
-	b->len += n;
-}
-
-static void pad(struct dbus_buf *b, size_t align)
+static void pad(struct bytebuf *b, size_t align)
 {
 	static const uint8_t zeros[8];
 
-	put(b, zeros, (align - b->len % align) % align);
+	bytebuf_put(b, zeros, (align - b->len % align) % align);
 }
 
-void dbus_put_u32(struct dbus_buf *b, uint32_t v)
+void dbus_put_u32(struct bytebuf *b, uint32_t v)
 {
 	pad(b, 4);
-	put(b, &v, 4);	/* little-endian, as the header says ('l') */
+	bytebuf_put(b, &v, 4);	/* little-endian, as the header says ('l') */
 }
 
-void dbus_put_u64(struct dbus_buf *b, uint64_t v)
+void dbus_put_u64(struct bytebuf *b, uint64_t v)
 {
 	pad(b, 8);
-	put(b, &v, 8);
+	bytebuf_put(b, &v, 8);
 }
 
-void dbus_put_bool(struct dbus_buf *b, bool v)
+void dbus_put_bool(struct bytebuf *b, bool v)
 {
 	dbus_put_u32(b, v ? 1 : 0);
 }
 
-void dbus_put_string(struct dbus_buf *b, const char *s)
+void dbus_put_string(struct bytebuf *b, const char *s)
 {
 	dbus_put_u32(b, (uint32_t)strlen(s));
-	put(b, s, strlen(s) + 1);
+	bytebuf_put(b, s, strlen(s) + 1);
 }
 
-void dbus_put_signature(struct dbus_buf *b, const char *sig)
+void dbus_put_signature(struct bytebuf *b, const char *sig)
 {
 	uint8_t n = (uint8_t)strlen(sig);
 
-	put(b, &n, 1);
-	put(b, sig, strlen(sig) + 1);
+	bytebuf_put(b, &n, 1);
+	bytebuf_put(b, sig, strlen(sig) + 1);
 }
 
-void dbus_put_bytes(struct dbus_buf *b, const void *p, size_t n)
+void dbus_put_bytes(struct bytebuf *b, const void *p, size_t n)
 {
-	put(b, p, n);
+	bytebuf_put(b, p, n);
 }
 
-struct dbus_array dbus_array_begin(struct dbus_buf *b, size_t elem_align)
+struct dbus_array dbus_array_begin(struct bytebuf *b, size_t elem_align)
 {
 	struct dbus_array a;
 
@@ -95,24 +73,18 @@ struct dbus_array dbus_array_begin(struct dbus_buf *b, size_t elem_align)
 	return a;
 }
 
-void dbus_array_end(struct dbus_buf *b, struct dbus_array a)
+void dbus_array_end(struct bytebuf *b, struct dbus_array a)
 {
 	/* the length counts the elements, not the padding before them */
 	uint32_t n = (uint32_t)(b->len - a.start);
 
 	if (!b->failed)
-		memcpy(b->p + a.len_at, &n, 4);
+		memcpy(b->data + a.len_at, &n, 4);
 }
 
-void dbus_struct_begin(struct dbus_buf *b)
+void dbus_struct_begin(struct bytebuf *b)
 {
 	pad(b, 8);
-}
-
-void dbus_buf_free(struct dbus_buf *b)
-{
-	free(b->p);
-	memset(b, 0, sizeof(*b));
 }
 
 static int send_all(int fd, const void *data, size_t n)
@@ -206,10 +178,10 @@ int dbus_connect(const char *path, struct shim_error *err)
 	return TAKE_FD(fd);
 }
 
-static void header_field(struct dbus_buf *h, uint8_t code, const char *sig, const char *value)
+static void header_field(struct bytebuf *h, uint8_t code, const char *sig, const char *value)
 {
 	dbus_struct_begin(h);
-	put(h, &code, 1);
+	bytebuf_put(h, &code, 1);
 	dbus_put_signature(h, sig);
 	if (strcmp(sig, "g") == 0)
 		dbus_put_signature(h, value);
@@ -326,17 +298,17 @@ static const char *error_text(const uint8_t *msg, size_t len)
 }
 
 int dbus_call(int fd, const char *path, const char *interface, const char *member,
-	      const char *sig, const struct dbus_buf *body, const char *error_ok,
+	      const char *sig, const struct bytebuf *body, const char *error_ok,
 	      struct shim_error *err)
 {
 	static uint32_t serial;
-	struct dbus_buf h = { 0 };
+	struct bytebuf h = { 0 };
 	struct dbus_array fields;
 	uint8_t fixed[4] = { 'l', TYPE_CALL, 0, 1 };
 	uint32_t body_len = body ? (uint32_t)body->len : 0, my_serial = ++serial;
 	int r = -1;
 
-	put(&h, fixed, 4);
+	bytebuf_put(&h, fixed, 4);
 	dbus_put_u32(&h, body_len);
 	dbus_put_u32(&h, my_serial);
 	fields = dbus_array_begin(&h, 8);
@@ -348,14 +320,14 @@ int dbus_call(int fd, const char *path, const char *interface, const char *membe
 	dbus_array_end(&h, fields);
 	pad(&h, 8);
 	if (h.failed || (body && body->failed)) {
-		dbus_buf_free(&h);
+		bytebuf_free(&h);
 		return shim_fail(err, ENOMEM, "D-Bus: %s", member);
 	}
-	if (send_all(fd, h.p, h.len) < 0 || (body_len && send_all(fd, body->p, body_len) < 0)) {
-		dbus_buf_free(&h);
+	if (send_all(fd, h.data, h.len) < 0 || (body_len && send_all(fd, body->data, body_len) < 0)) {
+		bytebuf_free(&h);
 		return shim_fail_errno(err, "D-Bus: sending %s", member);
 	}
-	dbus_buf_free(&h);
+	bytebuf_free(&h);
 	for (;;) {	/* signals may come first: ours is the reply to my_serial */
 		struct reply_fields f = { 0 };
 		size_t len;

@@ -18,32 +18,26 @@
 #include <stdint.h>
 
 #include "oci/error.h"
+#include "shim/bytebuf.h"
 
 #define DBUS_SYSTEMD_PRIVATE "/run/systemd/private"
 
-/* A message body being marshalled (offsets from its start, which the
- * header pads to 8). */
-struct dbus_buf {
-	uint8_t *p;
-	size_t len, cap;
-	bool failed;		/* out of memory: the call fails */
-};
-
-void dbus_put_u32(struct dbus_buf *b, uint32_t v);
-void dbus_put_u64(struct dbus_buf *b, uint64_t v);
-void dbus_put_bool(struct dbus_buf *b, bool v);
-void dbus_put_string(struct dbus_buf *b, const char *s);	/* 's' and 'o' */
-void dbus_put_signature(struct dbus_buf *b, const char *sig);	/* 'g', a variant's */
-void dbus_put_bytes(struct dbus_buf *b, const void *p, size_t n);	/* an ay's elements */
+/* Bodies are marshalled into a struct bytebuf (offsets from its start,
+ * which the header pads to 8). */
+void dbus_put_u32(struct bytebuf *b, uint32_t v);
+void dbus_put_u64(struct bytebuf *b, uint64_t v);
+void dbus_put_bool(struct bytebuf *b, bool v);
+void dbus_put_string(struct bytebuf *b, const char *s);	/* 's' and 'o' */
+void dbus_put_signature(struct bytebuf *b, const char *sig);	/* 'g', a variant's */
+void dbus_put_bytes(struct bytebuf *b, const void *p, size_t n);	/* an ay's elements */
 /* An array: begin writes a length to fill and the padding to its first
  * element (even when it has none); end fills the length. */
 struct dbus_array {
 	size_t len_at, start;
 };
-struct dbus_array dbus_array_begin(struct dbus_buf *b, size_t elem_align);
-void dbus_array_end(struct dbus_buf *b, struct dbus_array a);
-void dbus_struct_begin(struct dbus_buf *b);
-void dbus_buf_free(struct dbus_buf *b);
+struct dbus_array dbus_array_begin(struct bytebuf *b, size_t elem_align);
+void dbus_array_end(struct bytebuf *b, struct dbus_array a);
+void dbus_struct_begin(struct bytebuf *b);
 
 /* A connection to path (DBUS_SYSTEMD_PRIVATE), authenticated. -1 with err. */
 int dbus_connect(const char *path, struct shim_error *err);
@@ -53,7 +47,7 @@ int dbus_connect(const char *path, struct shim_error *err);
  * the error named error_ok (NULL: none is), or -1 with err naming the
  * D-Bus error and its message. */
 int dbus_call(int fd, const char *path, const char *interface, const char *member,
-	      const char *sig, const struct dbus_buf *body, const char *error_ok,
+	      const char *sig, const struct bytebuf *body, const char *error_ok,
 	      struct shim_error *err);
 
 #endif

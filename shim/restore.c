@@ -80,7 +80,7 @@ static int make_mountpoints(const struct bundle *b, struct shim_error *err)
 }
 
 /* Each external mount bound again from its source in this config. */
-static void add_restore_mounts(struct pb_buf *o, const struct bundle *b)
+static void add_restore_mounts(struct bytebuf *o, const struct bundle *b)
 {
 	for (size_t i = 0; i < b->spec->n_mounts; i++) {
 		const struct oci_mount *m = &b->spec->mounts[i];
@@ -98,7 +98,7 @@ static void add_restore_mounts(struct pb_buf *o, const struct bundle *b)
 /* descriptors.json: the init's fds 0-2 when it was dumped. A pipe among
  * them is given the restoring runtime's own fd of that number (CRIU's
  * stdio are ours): conmon's new pipes take the old ones' place. */
-static int add_inherited_stdio(struct pb_buf *o, int image_fd, struct shim_error *err)
+static int add_inherited_stdio(struct bytebuf *o, int image_fd, struct shim_error *err)
 {
 	_cleanup_free_ char *text = read_file_in_root(image_fd, DESCRIPTORS_FILE, DESCRIPTORS_MAX,
 						      NULL, err);
@@ -209,11 +209,11 @@ static int bind_root(const struct restore_target *t, const char *root, struct sh
 
 /* criu swrk starts in the container's cgroup; on a v1 host it joins the
  * container's folders before it is asked anything. */
-static int restore_opts(struct pb_buf *opts, const struct restore_opts *o,
+static int restore_opts(struct bytebuf *opts, const struct restore_opts *o,
 			const struct restore_target *t, int image_fd, int work_fd,
 			const char *root, struct shim_error *err)
 {
-	struct pb_buf cg = { 0 };
+	struct bytebuf cg = { 0 };
 	char cg_path[PATH_MAX];
 
 	criu_common_opts(opts, &o->f, image_fd, work_fd, RESTORE_LOG, root);
@@ -248,7 +248,7 @@ int checkpoint_restore_init(const struct restore_opts *o, const struct restore_t
 			    pid_t *pid, int *pidfd, struct shim_error *err)
 {
 	_cleanup_close_ int image_fd = -1, work_fd = -1;
-	struct pb_buf opts = { 0 };
+	struct bytebuf opts = { 0 };
 	struct restore_ctx ctx = { .t = t };
 	char root[PATH_MAX] = "";
 	bool bound = false;
@@ -285,7 +285,7 @@ int checkpoint_restore_init(const struct restore_opts *o, const struct restore_t
 	log_debug("restore %s: init %d restored", t->id, (int)*pid);
 	r = 0;
 out:
-	pb_free(&opts);
+	bytebuf_free(&opts);
 	/* only in our namespace; umount2 is the one call that detaches a
 	 * mount by path (the new mount API has none) */
 	if (bound) {

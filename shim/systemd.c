@@ -63,7 +63,7 @@ int systemd_scope_names(const char *cgroups_path, const char *id, struct systemd
 	return 0;
 }
 
-static void property_s(struct dbus_buf *b, const char *name, const char *v)
+static void property_s(struct bytebuf *b, const char *name, const char *v)
 {
 	dbus_struct_begin(b);
 	dbus_put_string(b, name);
@@ -71,7 +71,7 @@ static void property_s(struct dbus_buf *b, const char *name, const char *v)
 	dbus_put_string(b, v);
 }
 
-static void property_b(struct dbus_buf *b, const char *name, bool v)
+static void property_b(struct bytebuf *b, const char *name, bool v)
 {
 	dbus_struct_begin(b);
 	dbus_put_string(b, name);
@@ -82,7 +82,7 @@ static void property_b(struct dbus_buf *b, const char *name, bool v)
 static int start_unit(int bus, const struct systemd_scope *s, const char *description,
 		      const struct oci_resources *r, struct shim_error *err)
 {
-	struct dbus_buf b = { 0 };
+	struct bytebuf b = { 0 };
 	struct dbus_array props, pids, aux;
 	int ret;
 
@@ -105,7 +105,7 @@ static int start_unit(int bus, const struct systemd_scope *s, const char *descri
 	dbus_array_end(&b, aux);
 	ret = dbus_call(bus, SYSTEMD_PATH, SYSTEMD_MANAGER, "StartTransientUnit",
 			"ssa(sv)a(sa(sv))", &b, NULL, err);
-	dbus_buf_free(&b);
+	bytebuf_free(&b);
 	if (ret < 0)
 		return shim_error_wrap(err, "--systemd-cgroup: starting %s in %s", s->unit, s->slice);
 	return 0;
@@ -172,7 +172,7 @@ void systemd_scope_drop_holder(struct systemd_scope *s)
 int systemd_unit_update(const char *unit, const struct oci_resources *r, struct shim_error *err)
 {
 	_cleanup_close_ int bus = connect_systemd(err);
-	struct dbus_buf b = { 0 };
+	struct bytebuf b = { 0 };
 	struct dbus_array props;
 	int ret;
 
@@ -185,7 +185,7 @@ int systemd_unit_update(const char *unit, const struct oci_resources *r, struct 
 	dbus_array_end(&b, props);
 	ret = dbus_call(bus, SYSTEMD_PATH, SYSTEMD_MANAGER, "SetUnitProperties", "sba(sv)", &b,
 			NULL, err);
-	dbus_buf_free(&b);
+	bytebuf_free(&b);
 	if (ret < 0)
 		return shim_error_wrap(err, "--systemd-cgroup: setting the properties of %s", unit);
 	log_debug("systemd: %s has the new resources as properties", unit);
@@ -197,7 +197,7 @@ int systemd_unit_update(const char *unit, const struct oci_resources *r, struct 
 static int unit_call(int bus, const char *method, const char *unit, bool with_mode,
 		     struct shim_error *err)
 {
-	struct dbus_buf b = { 0 };
+	struct bytebuf b = { 0 };
 	int r;
 
 	dbus_put_string(&b, unit);
@@ -205,7 +205,7 @@ static int unit_call(int bus, const char *method, const char *unit, bool with_mo
 		dbus_put_string(&b, "replace");
 	r = dbus_call(bus, SYSTEMD_PATH, SYSTEMD_MANAGER, method, with_mode ? "ss" : "s", &b,
 		      NO_SUCH_UNIT, err);
-	dbus_buf_free(&b);
+	bytebuf_free(&b);
 	return r;
 }
 

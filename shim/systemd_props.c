@@ -19,14 +19,14 @@ static uint64_t value_of(const char *v)
 	return strcmp(v, "max") == 0 ? UINT64_MAX : strtoull(v, NULL, 10);
 }
 
-static void property_begin(struct dbus_buf *b, const char *name, const char *sig)
+static void property_begin(struct bytebuf *b, const char *name, const char *sig)
 {
 	dbus_struct_begin(b);
 	dbus_put_string(b, name);
 	dbus_put_signature(b, sig);
 }
 
-static void property_t(struct dbus_buf *b, const char *name, uint64_t v)
+static void property_t(struct bytebuf *b, const char *name, uint64_t v)
 {
 	property_begin(b, name, "t");
 	dbus_put_u64(b, v);
@@ -113,7 +113,7 @@ int systemd_device_allow(const struct device_rule *rules, size_t n_rules,
 	return 1;
 }
 
-static void device_properties(struct dbus_buf *b, const struct oci_resources *r)
+static void device_properties(struct bytebuf *b, const struct oci_resources *r)
 {
 	_cleanup_free_ struct systemd_device *allow =
 		calloc(r->n_devices + devices_n_default, sizeof(*allow));
@@ -138,7 +138,7 @@ static void device_properties(struct dbus_buf *b, const struct oci_resources *r)
 }
 
 /* AllowedCPUs / AllowedMemoryNodes: a bit per CPU or node, byte by byte. */
-static void idlist_property(struct dbus_buf *b, const char *name, const char *list)
+static void idlist_property(struct bytebuf *b, const char *name, const char *list)
 {
 	unsigned long mask[IDLIST_WORDS], too_big;
 	uint8_t bytes[IDLIST_MAX / 8];
@@ -162,7 +162,7 @@ static void idlist_property(struct dbus_buf *b, const char *name, const char *li
 }
 
 /* io.max lines ("8:0 rbps=1048576") as IO*Max entries of /dev/block/8:0. */
-static void io_max_property(struct dbus_buf *b, const struct oci_resources *r, const char *key,
+static void io_max_property(struct bytebuf *b, const struct oci_resources *r, const char *key,
 			    const char *name)
 {
 	struct dbus_array a;
@@ -192,7 +192,7 @@ static void io_max_property(struct dbus_buf *b, const struct oci_resources *r, c
 	dbus_array_end(b, a);
 }
 
-void systemd_resource_properties(struct dbus_buf *b, const struct oci_resources *r)
+void systemd_resource_properties(struct bytebuf *b, const struct oci_resources *r)
 {
 	static const struct { const char *file, *property; } same[] = {
 		{ "memory.max", "MemoryMax" }, { "memory.low", "MemoryLow" },

@@ -36,6 +36,6 @@ int systemd_device_allow(const struct device_rule *rules, size_t n_rules,
 			 const char *proc_devices, struct systemd_device *out, size_t *n);
 
 /* Append the resources' properties (each one a (sv) of the open a(sv)). */
-void systemd_resource_properties(struct dbus_buf *b, const struct oci_resources *r);
+void systemd_resource_properties(struct bytebuf *b, const struct oci_resources *r);
 
 #endif

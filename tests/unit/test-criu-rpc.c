@@ -11,7 +11,7 @@
 	((buf).len == sizeof((const uint8_t[]){ __VA_ARGS__ }) &&               \
 	 memcmp((buf).data, BYTES(__VA_ARGS__), (buf).len) == 0)
 
-static void dump_bytes(const struct pb_buf *b)
+static void dump_bytes(const struct bytebuf *b)
 {
 	printf("#");
 	for (size_t i = 0; i < b->len; i++)
@@ -21,7 +21,7 @@ static void dump_bytes(const struct pb_buf *b)
 
 TEST(a_dump_request_encodes_its_type_and_nested_options)
 {
-	struct pb_buf opts = { 0 }, req;
+	struct bytebuf opts = { 0 }, req;
 
 	pb_int32(&opts, CRIU_OPT_IMAGES_DIR_FD, 5);
 	pb_int32(&opts, CRIU_OPT_PID, 42);
@@ -31,49 +31,49 @@ TEST(a_dump_request_encodes_its_type_and_nested_options)
 	CHECK(SAME(req, 0x08, 0x01, 0x12, 0x0e, 0x08, 0x05, 0x10, 0x2a, 0x52, 0x08,
 		   'd', 'u', 'm', 'p', '.', 'l', 'o', 'g'));
 	CHECK(opts.data == NULL);	/* consumed */
-	pb_free(&req);
+	bytebuf_free(&req);
 	return 0;
 }
 
 TEST(a_field_above_15_takes_a_two_byte_key)
 {
-	struct pb_buf b = { 0 };
+	struct bytebuf b = { 0 };
 
 	pb_varint(&b, CRIU_OPT_MANAGE_CGROUPS_MODE, CRIU_CG_SOFT);
 	CHECK(SAME(b, 0x90, 0x02, 0x03));
-	pb_free(&b);
+	bytebuf_free(&b);
 	return 0;
 }
 
 TEST(a_negative_int32_is_ten_bytes_long)
 {
-	struct pb_buf b = { 0 };
+	struct bytebuf b = { 0 };
 
 	pb_int32(&b, 2, -1);
 	CHECK(SAME(b, 0x10, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01));
-	pb_free(&b);
+	bytebuf_free(&b);
 	return 0;
 }
 
 TEST(an_external_mount_and_an_inherited_fd_are_key_value_messages)
 {
-	struct pb_buf b = { 0 };
+	struct bytebuf b = { 0 };
 
 	pb_ext_mount(&b, "/a", "/b");
 	pb_inherit_fd(&b, "p", 1);
 	CHECK(SAME(b, 0xba, 0x01, 0x08, 0x0a, 0x02, '/', 'a', 0x12, 0x02, '/', 'b',
 		   0xda, 0x01, 0x05, 0x0a, 0x01, 'p', 0x10, 0x01));
-	pb_free(&b);
+	bytebuf_free(&b);
 	return 0;
 }
 
 TEST(a_notify_answer_says_success)
 {
-	struct pb_buf req;
+	struct bytebuf req;
 
 	CHECK(pb_request(&req, CRIU_REQ_NOTIFY, NULL, true) == 0);
 	CHECK(SAME(req, 0x08, 0x06, 0x18, 0x01));
-	pb_free(&req);
+	bytebuf_free(&req);
 	return 0;
 }
 

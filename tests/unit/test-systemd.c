@@ -60,7 +60,7 @@ TEST(a_body_is_marshalled_little_endian_and_aligned)
 		0, 0, 0, 0,				/* to 8 */
 		0x10, 0, 0, 0, 0, 0, 0, 0,		/* t */
 	};
-	struct dbus_buf b = { 0 };
+	struct bytebuf b = { 0 };
 	struct dbus_array a;
 	int same;
 
@@ -69,15 +69,15 @@ TEST(a_body_is_marshalled_little_endian_and_aligned)
 	dbus_array_end(&b, a);
 	dbus_put_bool(&b, true);
 	dbus_put_u64(&b, 16);
-	same = !b.failed && b.len == sizeof(want) && memcmp(b.p, want, sizeof(want)) == 0;
-	dbus_buf_free(&b);
+	same = !b.failed && b.len == sizeof(want) && memcmp(b.data, want, sizeof(want)) == 0;
+	bytebuf_free(&b);
 	CHECK(same);
 	return 0;
 }
 
 TEST(an_array_length_counts_its_elements_not_the_padding)
 {
-	struct dbus_buf b = { 0 };
+	struct bytebuf b = { 0 };
 	struct dbus_array a;
 	uint32_t n;
 
@@ -86,8 +86,8 @@ TEST(an_array_length_counts_its_elements_not_the_padding)
 	dbus_struct_begin(&b);
 	dbus_put_string(&b, "x");
 	dbus_array_end(&b, a);
-	memcpy(&n, b.p + a.len_at, 4);
-	dbus_buf_free(&b);
+	memcpy(&n, b.data + a.len_at, 4);
+	bytebuf_free(&b);
 	CHECK(a.len_at == 4 && a.start == 8);
 	CHECK(n == 6);	/* u32 1, "x", NUL */
 	return 0;
@@ -164,7 +164,7 @@ TEST(device_rules_systemd_cannot_say_leave_it_no_policy)
 TEST(allowed_cpus_and_io_limits_are_unit_properties)
 {
 	struct oci_resources r = { 0 };
-	struct dbus_buf b = { 0 };
+	struct bytebuf b = { 0 };
 	static const uint8_t cpus[] = { 11, 0, 0, 0, 'A', 'l', 'l', 'o', 'w', 'e', 'd', 'C', 'P',
 					'U', 's', 0, 2, 'a', 'y', 0, 2, 0, 0, 0, 0x0d, 0x02 };
 	int found;
@@ -173,10 +173,10 @@ TEST(allowed_cpus_and_io_limits_are_unit_properties)
 	CHECK(oci_resources_add(&r, "io.max", "8:0 rbps=1048576", "x", &err) == 0);
 	systemd_resource_properties(&b, &r);
 	/* AllowedCPUs: ay of 2 bytes, CPUs 0, 2, 3 then 9 */
-	found = !b.failed && b.len > sizeof(cpus) && memcmp(b.p, cpus, sizeof(cpus)) == 0;
-	found = found && memmem(b.p, b.len, "IOReadBandwidthMax", 18) &&
-		memmem(b.p, b.len, "/dev/block/8:0", 14);
-	dbus_buf_free(&b);
+	found = !b.failed && b.len > sizeof(cpus) && memcmp(b.data, cpus, sizeof(cpus)) == 0;
+	found = found && memmem(b.data, b.len, "IOReadBandwidthMax", 18) &&
+		memmem(b.data, b.len, "/dev/block/8:0", 14);
+	bytebuf_free(&b);
 	oci_resources_release(&r);
 	CHECK(found);
 	return 0;
