@@ -6,17 +6,20 @@
  *
  * A cgroup folder below the caller's (cgroup v2); clone3 into it and into
  * new PID, network, IPC, UTS, mount and cgroup namespaces, with a pidfd;
- * in the child, every mount of the default spec through the new mount API
- * (the rootfs bound on itself, proc, /dev tmpfs with its six nodes and
- * links, devpts, shm, mqueue, sysfs, cgroup2, the masked paths, the
- * read-only paths, then the root read-only), pivot_root, the hostname, the
- * rlimit, the capabilities cut to the default three, no_new_privs,
- * close_range, exec; in the parent, waitid on the pidfd, then the folder
- * removed. No config is read, no state written, no check made beyond the
- * syscalls' own: a floor, not a runtime. Exit status: ARG's, or 1xx for a
- * step that failed (said on stderr).
+ * in the child, the loopback interface up (runc and crun bring it up in
+ * every network namespace they make), every mount of the default spec
+ * through the new mount API (the rootfs bound on itself, proc, /dev tmpfs
+ * with its six nodes and links, devpts, shm, mqueue, sysfs, cgroup2, the
+ * masked paths, the read-only paths, then the root read-only),
+ * pivot_root, the hostname, the rlimit, the capabilities cut to the
+ * default three, no_new_privs, close_range, exec; in the parent, waitid
+ * on the pidfd, then the folder removed. No config is read, no state
+ * written, no check made beyond the syscalls' own: a floor, not a
+ * runtime. Exit status: ARG's, or 1xx for a step that failed (said on
+ * stderr).
  */
 #include <errno.h>
+#include <net/if.h>
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <sched.h>
@@ -24,8 +27,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -65,7 +70,7 @@ static void new_mount(int root_fd, const char *fs, const char *where, unsigned i
 }
 
 /* A clone of from (below root_fd, or absolute), attrs set, on root_fd/where. */
-static void bind(int from_dir, const char *from, int root_fd, const char *where, uint64_t attrs)
+static void bind_tree(int from_dir, const char *from, int root_fd, const char *where, uint64_t attrs)
 {
 	struct shim_mount_attr a = { .attr_set = attrs };
 	int t = sys_open_tree(from_dir, from, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
@@ -133,11 +138,11 @@ static void mask_and_protect(int root_fd)
 		if (S_ISDIR(st.st_mode))
 			new_mount(root_fd, "tmpfs", masked[i], MOUNT_ATTR_RDONLY, ro_tmpfs);
 		else
-			bind(root_fd, "dev/null", root_fd, masked[i], 0);
+			bind_tree(root_fd, "dev/null", root_fd, masked[i], 0);
 	}
 	for (size_t i = 0; i < sizeof(readonly) / sizeof(readonly[0]); i++)
 		if (fstatat(root_fd, readonly[i], &st, AT_SYMLINK_NOFOLLOW) == 0)
-			bind(root_fd, readonly[i], root_fd, readonly[i],
+			bind_tree(root_fd, readonly[i], root_fd, readonly[i],
 			     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
 				     MOUNT_ATTR_NOEXEC);
 }
@@ -163,6 +168,19 @@ static void cut_capabilities(void)
 			die("PR_CAP_AMBIENT");
 }
 
+static void loopback_up(void)
+{
+	struct ifreq ifr = { .ifr_name = "lo" };
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (s < 0 || ioctl(s, SIOCGIFFLAGS, &ifr) < 0)
+		die("lo");
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(s, SIOCSIFFLAGS, &ifr) < 0)
+		die("lo up");
+	close(s);
+}
+
 static int child(const char *rootfs, char **args)
 {
 	struct shim_mount_attr private = { .propagation = MS_PRIVATE };
@@ -172,9 +190,10 @@ static int child(const char *rootfs, char **args)
 	struct rlimit nofile = { 1024, 1024 };
 	int root_fd;
 
+	loopback_up();
 	if (sys_mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, &private, sizeof(private)) < 0)
 		die("making / private");
-	bind(AT_FDCWD, rootfs, AT_FDCWD, rootfs, 0);
+	bind_tree(AT_FDCWD, rootfs, AT_FDCWD, rootfs, 0);
 	root_fd = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root_fd < 0)
 		die(rootfs);
