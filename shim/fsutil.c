@@ -81,7 +81,8 @@ static bool grow(char **buf, size_t *cap, size_t want)
 }
 
 /* Read to EOF, at most max bytes; hint: the size fstat gave (/proc and
- * /sys files say they are 0 bytes long, pipes too). */
+ * /sys files say they are 0 bytes long, pipes too), read up to and no
+ * further (a file growing meanwhile is read as it was). */
 static char *read_bounded(int fd, const char *what, size_t max, size_t hint, size_t *len,
 			  struct shim_error *err)
 {
@@ -112,6 +113,9 @@ static char *read_bounded(int fd, const char *what, size_t max, size_t hint, siz
 			shim_fail(err, EFBIG, "%s: more than %zu bytes", what, max);
 			return NULL;
 		}
+		/* all fstat said there was: no read more to see the end */
+		if (hint && got == hint)
+			break;
 	}
 	buf[got] = '\0';
 	if (len)
