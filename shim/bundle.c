@@ -19,10 +19,9 @@ int bundle_load(const char *dir, struct bundle *b, struct shim_error *err)
 {
 	char config[PATH_MAX], root[PATH_MAX];
 	_cleanup_close_ int dir_fd = -1, config_fd = -1;
-	struct stat st;
 
 	memset(b, 0, sizeof(*b));
-	b->path = real_path_open(dir, &st, &dir_fd, "--bundle", err);
+	b->path = real_dir_open(dir, &dir_fd, "--bundle", err);
 	if (!b->path)
 		return -1;
 	if (path_format(config, sizeof(config), err, "%s/config.json", b->path) < 0)
@@ -45,10 +44,8 @@ int bundle_load(const char *dir, struct bundle *b, struct shim_error *err)
 		shim_error_wrap(err, "%s: root.path", config);
 		goto fail;
 	}
-	b->rootfs = real_path_open(root, &st, NULL, "root.path", err);
-	if (b->rootfs && !S_ISDIR(st.st_mode))
-		shim_fail(err, ENOTDIR, "root.path: %s", root);
-	if (!b->rootfs || !S_ISDIR(st.st_mode)) {
+	b->rootfs = real_dir_open(root, NULL, "root.path", err);
+	if (!b->rootfs) {
 		shim_error_wrap(err, "%s", config);
 		goto fail;
 	}

@@ -173,15 +173,14 @@ static bool ends_with(const char *s, const char *end)
 	return n >= m && strcmp(s + n - m, end) == 0;
 }
 
-char *real_path_open(const char *path, struct stat *st, int *fd, const char *what,
-		     struct shim_error *err)
+char *real_dir_open(const char *path, int *fd, const char *what, struct shim_error *err)
 {
 	char link[32], name[PATH_MAX];
-	_cleanup_close_ int dir = open(path, O_PATH | O_CLOEXEC);
+	_cleanup_close_ int dir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	ssize_t n;
 	char *real;
 
-	if (dir < 0 || fstat(dir, st) < 0) {
+	if (dir < 0) {
 		shim_fail_errno(err, "%s: %s", what, path);
 		return NULL;
 	}

@@ -5,7 +5,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "oci/error.h"
@@ -35,13 +34,13 @@ char *read_small_fd(int fd, const char *what, size_t max, size_t *len, struct sh
  * /dev/fd/N): never from a device, at most max bytes. */
 char *read_small_stream(int fd, const char *what, size_t max, size_t *len, struct shim_error *err);
 
-/* realpath(3) by one walk: path opened O_PATH (links followed, as
- * realpath does), its name read back from /proc/self/fd, where glibc's
- * realpath walks the path once more for every part of it. Fills *st and
- * returns the malloc'd absolute path; keeps the fd in *fd unless fd is
- * NULL. Failure is errno's (ENOENT, ENOTDIR, EACCES...); err says what. */
-char *real_path_open(const char *path, struct stat *st, int *fd, const char *what,
-		     struct shim_error *err);
+/* realpath(3) of a folder by one walk: path opened O_PATH | O_DIRECTORY
+ * (links followed, as realpath does), its name read back from
+ * /proc/self/fd, where glibc's realpath walks the path once more for every
+ * part of it. Returns the malloc'd absolute path; keeps the fd in *fd
+ * unless fd is NULL. Failure is errno's (ENOENT, ENOTDIR, EACCES...); err
+ * says what. */
+char *real_dir_open(const char *path, int *fd, const char *what, struct shim_error *err);
 
 /* How often openat2 is tried again when it says EAGAIN (a rename or mount
  * raced with a RESOLVE_IN_ROOT or RESOLVE_BENEATH walk). */

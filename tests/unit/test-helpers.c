@@ -298,7 +298,7 @@ TEST(the_last_capability_is_the_kernels_cap_last_cap)
 	return 0;
 }
 
-TEST(a_real_path_is_realpaths_answer_by_one_walk)
+TEST(a_real_folder_path_is_realpaths_answer_by_one_walk)
 {
 	char dir[] = "/tmp/shim-realpath-XXXXXX", link[64], sub[64], via[96];
 	_cleanup_free_ char *want = NULL, *got = NULL, *by_link = NULL;
@@ -311,19 +311,21 @@ TEST(a_real_path_is_realpaths_answer_by_one_walk)
 	CHECK(mkdir(sub, 0700) == 0 && symlink("a", link) == 0);
 	snprintf(via, sizeof(via), "%s/../%s/l/", dir, strrchr(dir, '/') + 1);
 	want = realpath(via, NULL);
-	got = real_path_open(via, &st, &fd, "test", &err);
+	got = real_dir_open(via, &fd, "test", &err);
 	CHECK(want && got);
 	CHECK_STR(got, want);
 	CHECK_STR(got, sub);
-	CHECK(S_ISDIR(st.st_mode) && fd >= 0);
-	CHECK(faccessat(fd, "", F_OK, AT_EMPTY_PATH) == 0);
+	CHECK(fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode));
 	close(fd);
-	by_link = real_path_open(link, &st, NULL, "test", &err);
+	by_link = real_dir_open(link, NULL, "test", &err);
 	CHECK(by_link != NULL);
 	CHECK_STR(by_link, sub);
-	CHECK(real_path_open("/nonexistent/x", &st, NULL, "--bundle", &err) == NULL);
+	CHECK(real_dir_open("/nonexistent/x", NULL, "--bundle", &err) == NULL);
 	CHECK(err.errnum == ENOENT);
 	CHECK_STR(err.msg, "--bundle: /nonexistent/x");
+	snprintf(via, sizeof(via), "%s/file", dir);
+	CHECK(close(open(via, O_CREAT | O_WRONLY | O_CLOEXEC, 0600)) == 0);
+	CHECK(real_dir_open(via, NULL, "root.path", &err) == NULL && err.errnum == ENOTDIR);
 	CHECK(remove_tree_at(AT_FDCWD, dir, &err) == 0);
 	return 0;
 }
@@ -350,6 +352,6 @@ int main(void)
 	RUN(a_pid_with_another_start_time_is_not_opened);
 	RUN(a_state_record_is_read_but_never_through_a_link_or_fifo);
 	RUN(the_last_capability_is_the_kernels_cap_last_cap);
-	RUN(a_real_path_is_realpaths_answer_by_one_walk);
+	RUN(a_real_folder_path_is_realpaths_answer_by_one_walk);
 	TAP_DONE();
 }
