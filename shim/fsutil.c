@@ -176,7 +176,10 @@ static bool ends_with(const char *s, const char *end)
 char *real_dir_open(const char *path, int *fd, const char *what, struct shim_error *err)
 {
 	char link[32], name[PATH_MAX];
-	_cleanup_close_ int dir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	/* no magic link: /proc/self/fd/N would name one of the runtime's own
+	 * fds (the bundle's, once open) */
+	_cleanup_close_ int dir = openat2_retry(AT_FDCWD, path, O_PATH | O_DIRECTORY,
+						RESOLVE_NO_MAGICLINKS);
 	ssize_t n;
 	char *real;
 

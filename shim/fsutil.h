@@ -35,7 +35,8 @@ char *read_small_fd(int fd, const char *what, size_t max, size_t *len, struct sh
 char *read_small_stream(int fd, const char *what, size_t max, size_t *len, struct shim_error *err);
 
 /* realpath(3) of a folder by one walk: path opened O_PATH | O_DIRECTORY
- * (links followed, as realpath does), its name read back from
+ * (links followed, as realpath does, but no magic link: ELOOP for
+ * /proc/self/fd/N and the like), its name read back from
  * /proc/self/fd, where glibc's realpath walks the path once more for every
  * part of it. Returns the malloc'd absolute path; keeps the fd in *fd
  * unless fd is NULL. Failure is errno's (ENOENT, ENOTDIR, EACCES...); err

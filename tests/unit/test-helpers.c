@@ -326,6 +326,11 @@ TEST(a_real_folder_path_is_realpaths_answer_by_one_walk)
 	snprintf(via, sizeof(via), "%s/file", dir);
 	CHECK(close(open(via, O_CREAT | O_WRONLY | O_CLOEXEC, 0600)) == 0);
 	CHECK(real_dir_open(via, NULL, "root.path", &err) == NULL && err.errnum == ENOTDIR);
+	/* the runtime's own fds are never a folder to resolve */
+	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	snprintf(via, sizeof(via), "/proc/self/fd/%d", fd);
+	CHECK(real_dir_open(via, NULL, "root.path", &err) == NULL && err.errnum == ELOOP);
+	close(fd);
 	CHECK(remove_tree_at(AT_FDCWD, dir, &err) == 0);
 	return 0;
 }
