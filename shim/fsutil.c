@@ -173,6 +173,26 @@ static bool ends_with(const char *s, const char *end)
 	return n >= m && strcmp(s + n - m, end) == 0;
 }
 
+/* realpath, then the folder it names opened: the older way, where the
+ * kernel (or valgrind) has no openat2. */
+static char *real_dir_by_realpath(const char *path, int *fd, const char *what,
+				  struct shim_error *err)
+{
+	char *real = realpath(path, NULL);
+	int dir = real ? open(real, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+
+	if (dir < 0) {
+		shim_fail_errno(err, "%s: %s", what, path);
+		free(real);
+		return NULL;
+	}
+	if (fd)
+		*fd = dir;
+	else
+		close(dir);
+	return real;
+}
+
 char *real_dir_open(const char *path, int *fd, const char *what, struct shim_error *err)
 {
 	char link[32], name[PATH_MAX];
@@ -183,6 +203,8 @@ char *real_dir_open(const char *path, int *fd, const char *what, struct shim_err
 	ssize_t n;
 	char *real;
 
+	if (dir < 0 && errno == ENOSYS)	/* no openat2 (valgrind): realpath's way */
+		return real_dir_by_realpath(path, fd, what, err);
 	if (dir < 0) {
 		shim_fail_errno(err, "%s: %s", what, path);
 		return NULL;
