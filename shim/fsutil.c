@@ -193,6 +193,15 @@ static char *real_dir_by_realpath(const char *path, int *fd, const char *what,
 	return real;
 }
 
+/* /proc/self/fd names a removed folder "NAME (deleted)"; a folder may also
+ * be called so: its link count tells */
+static bool dir_removed(int dir)
+{
+	struct stat st;
+
+	return fstat(dir, &st) == 0 && st.st_nlink == 0;
+}
+
 char *real_dir_open(const char *path, int *fd, const char *what, struct shim_error *err)
 {
 	char link[32], name[PATH_MAX];
@@ -211,18 +220,18 @@ char *real_dir_open(const char *path, int *fd, const char *what, struct shim_err
 	}
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", dir);
 	n = readlink(link, name, sizeof(name));
-	/* a name that is no absolute path (a file deleted meanwhile, one out
-	 * of our root, no /proc): realpath's own answer */
-	if (n > 0 && (size_t)n < sizeof(name) && name[0] == '/')
-		name[n] = '\0';
-	else
-		name[0] = '\0';
-	if (name[0] && !ends_with(name, " (deleted)"))
-		real = strdup(name);
-	else
-		real = realpath(path, NULL);
+	/* no /proc, or a folder out of our root: realpath's way, whose name
+	 * and fd agree (the name is opened) */
+	if (n <= 0 || (size_t)n >= sizeof(name) || name[0] != '/')
+		return real_dir_by_realpath(path, fd, what, err);
+	name[n] = '\0';
+	if (ends_with(name, " (deleted)") && dir_removed(dir)) {
+		shim_fail(err, ENOENT, "%s: %s: removed while it was opened", what, path);
+		return NULL;
+	}
+	real = strdup(name);
 	if (!real) {
-		shim_fail_errno(err, "%s: %s", what, path);
+		shim_fail(err, ENOMEM, "%s: %s", what, path);
 		return NULL;
 	}
 	if (fd)

@@ -346,6 +346,21 @@ TEST(a_folder_named_through_one_of_our_fds_is_refused)
 	return 0;
 }
 
+TEST(a_folder_called_deleted_is_not_taken_for_a_removed_one)
+{
+	char dir[] = "/tmp/shim-realpath-XXXXXX", sub[64];
+	_cleanup_free_ char *got = NULL;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(sub, sizeof(sub), "%s/b (deleted)", dir);
+	CHECK(mkdir(sub, 0700) == 0);
+	got = real_dir_open(sub, NULL, "--bundle", &err);
+	CHECK(got != NULL);
+	CHECK_STR(got, sub);
+	CHECK(remove_tree_at(AT_FDCWD, dir, &err) == 0);
+	return 0;
+}
+
 int main(void)
 {
 	TAP_START();
@@ -370,5 +385,6 @@ int main(void)
 	RUN(the_last_capability_is_the_kernels_cap_last_cap);
 	RUN(a_real_folder_path_is_realpaths_answer_by_one_walk);
 	RUN(a_folder_named_through_one_of_our_fds_is_refused);
+	RUN(a_folder_called_deleted_is_not_taken_for_a_removed_one);
 	TAP_DONE();
 }
