@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * runtime_bench ROOT BUNDLE RUNS RUNTIME...: RUNS sequential
- * `RUNTIME --root ROOT run -b BUNDLE bench-K-N` of each RUNTIME, taking
- * turns (create + start + wait + delete in one command, for runc, crun and
- * shim alike), stdio on /dev/null. Each run is timed (wall clock, from fork to reaped) and its
+ * runtime_bench [-t TURN] ROOT BUNDLE RUNS RUNTIME...: RUNS sequential
+ * `RUNTIME --root ROOT run -b BUNDLE bench-K-N` of each RUNTIME (create +
+ * start + wait + delete in one command, for runc, crun and shim alike),
+ * stdio on /dev/null, the runtimes taking turns of TURN runs each (default
+ * 1): with turns of several runs a runtime runs after itself, as on a
+ * host that runs one runtime, while a slow spell of the machine still
+ * hits all of them alike. Each run is timed (wall clock, from fork to reaped) and its
  * peak RSS read from wait4(): the largest resident set of the runtime's
  * process tree (the runtime, its re-executed helpers and the container's
  * /bin/true, whichever was biggest).
@@ -78,6 +81,22 @@ static int is_floor(const char *path)
 	return strcmp(slash ? slash + 1 : path, "floor") == 0;
 }
 
+/* Run i of runtime k, timed into r. */
+static void time_run(struct runtime *r, int k, int i, char *root, char *bundle, char *rootfs)
+{
+	char id[32];
+	char *cmd[] = { r->path, "--root", root, "run", "-b", bundle, id, NULL };
+	char *floor_cmd[] = { r->path, rootfs, "/bin/true", NULL };
+	long rss = 0;
+
+	snprintf(id, sizeof(id), "bench-%d-%d", k, i);
+	if (one_run(is_floor(r->path) ? floor_cmd : cmd, &r->t[i], &rss) != 0)
+		r->failed++;
+	r->sum += r->t[i];
+	if (rss > r->maxrss)
+		r->maxrss = rss;
+}
+
 static void report(const struct runtime *r, int runs)
 {
 	char copy[4096];
@@ -92,11 +111,16 @@ static void report(const struct runtime *r, int runs)
 int main(int argc, char **argv)
 {
 	struct runtime rt[8] = { 0 };
-	int runs, n = argc - 4, failed = 0;
-	char id[32], rootfs[4096];
+	int runs, n, failed = 0, turn = 1;
+	char rootfs[4096];
 
-	if (argc < 5 || n > 8 || (runs = atoi(argv[3])) < 1) {
-		fprintf(stderr, "usage: runtime_bench ROOT BUNDLE RUNS RUNTIME...\n");
+	if (argc > 2 && strcmp(argv[1], "-t") == 0) {
+		turn = atoi(argv[2]);
+		argc -= 2, argv += 2;
+	}
+	n = argc - 4;
+	if (argc < 5 || n > 8 || (runs = atoi(argv[3])) < 1 || turn < 1) {
+		fprintf(stderr, "usage: runtime_bench [-t TURN] ROOT BUNDLE RUNS RUNTIME...\n");
 		return 2;
 	}
 	for (int k = 0; k < n; k++) {
@@ -104,22 +128,13 @@ int main(int argc, char **argv)
 		if (!(rt[k].t = calloc((size_t)runs, sizeof(long long))))
 			return 1;
 	}
-	/* Interleaved, so that a slow spell of the machine hits all alike. */
+	/* Interleaved by turns, so that a slow spell of the machine hits all
+	 * alike. */
 	snprintf(rootfs, sizeof(rootfs), "%s/rootfs", argv[2]);
-	for (int i = 0; i < runs; i++)
-		for (int k = 0; k < n; k++) {
-			char *cmd[] = { rt[k].path, "--root", argv[1], "run", "-b", argv[2],
-					id, NULL };
-			char *floor_cmd[] = { rt[k].path, rootfs, "/bin/true", NULL };
-			long rss = 0;
-
-			snprintf(id, sizeof(id), "bench-%d-%d", k, i);
-			if (one_run(is_floor(rt[k].path) ? floor_cmd : cmd, &rt[k].t[i], &rss) != 0)
-				rt[k].failed++;
-			rt[k].sum += rt[k].t[i];
-			if (rss > rt[k].maxrss)
-				rt[k].maxrss = rss;
-		}
+	for (int first = 0; first < runs; first += turn)
+		for (int k = 0; k < n; k++)
+			for (int i = first; i < first + turn && i < runs; i++)
+				time_run(&rt[k], k, i, argv[1], argv[2], rootfs);
 	for (int k = 0; k < n; k++) {
 		report(&rt[k], runs);
 		failed += rt[k].failed;
