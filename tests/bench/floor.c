@@ -4,7 +4,10 @@
  * ARG in ROOTFS as runc's default spec says, and nothing else: the
  * reference tests/bench/runtimes measures shim, crun and runc against.
  *
- * A cgroup folder below the caller's (cgroup v2); clone3 into it and into
+ * A cgroup folder below the caller's (cgroup v2) with the device program
+ * the default spec's linux.resources.devices (deny all) and the devices
+ * every container gets make (the program shim/devices_bpf.c compiles:
+ * runc and crun load one of their own); clone3 into it and into
  * new PID, network, IPC, UTS, mount and cgroup namespaces, with a pidfd;
  * in the child, the loopback interface up (runc and crun bring it up in
  * every network namespace they make), every mount of the default spec
@@ -37,6 +40,7 @@
 #include <unistd.h>
 
 #include "oci/mount_options.h"
+#include "shim/devices_bpf.h"
 #include "shim/syscalls.h"
 
 #define NS_FLAGS (CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNS | \
@@ -221,6 +225,35 @@ static int child(const char *rootfs, char **args)
 	return 127;
 }
 
+/* The default spec's one device rule, then the devices every container
+ * gets, as one cgroup device program attached to the folder. */
+static void device_program(int cg)
+{
+	static const struct device_rule deny_all = { .allow = false, .type = 'a', .major = -1,
+						     .minor = -1,
+						     .access = DEV_ACC_MKNOD | DEV_ACC_READ |
+							       DEV_ACC_WRITE };
+	struct bpf_insn insns[256];
+	union bpf_attr attr;
+	int n = devices_compile(&deny_all, 1, insns, 256), prog;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_CGROUP_DEVICE;
+	attr.insns = (uint64_t)(uintptr_t)insns;
+	attr.insn_cnt = (uint32_t)n;
+	attr.license = (uint64_t)(uintptr_t)"GPL";
+	if (n < 0 || (prog = sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr))) < 0)
+		die("loading the device program");
+	memset(&attr, 0, sizeof(attr));
+	attr.target_fd = (uint32_t)cg;
+	attr.attach_bpf_fd = (uint32_t)prog;
+	attr.attach_type = BPF_CGROUP_DEVICE;
+	attr.attach_flags = BPF_F_ALLOW_MULTI;
+	if (sys_bpf(BPF_PROG_ATTACH, &attr, sizeof(attr)) < 0)
+		die("attaching the device program");
+	close(prog);
+}
+
 int main(int argc, char **argv)
 {
 	char self[4096] = "", folder[4200];
@@ -245,6 +278,7 @@ int main(int argc, char **argv)
 	snprintf(folder, sizeof(folder), "/sys/fs/cgroup%s/floor-%d", self + 3, (int)getpid());
 	if (mkdir(folder, 0755) < 0 || (cg = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		die(folder);
+	device_program(cg);
 	ca.cgroup = (uint64_t)cg;
 	ca.pidfd = (uint64_t)(uintptr_t)&pidfd;
 	pid = sys_clone3(&ca, sizeof(ca));
