@@ -104,7 +104,11 @@ static int on_key(void *ctx, const unsigned char *key, size_t len)
 		g->problem = "a member name holds a NUL byte";
 		return 0;
 	}
-	snprintf(f->key, sizeof(f->key), "%.*s", (int)len, (const char *)key);
+	/* kept for an error's path only, cut to fit */
+	if (len >= sizeof(f->key))
+		len = sizeof(f->key) - 1;
+	memcpy(f->key, key, len);
+	f->key[len] = '\0';
 	return 1;
 }
 

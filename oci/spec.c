@@ -186,17 +186,17 @@ static int parse_cap_set(yajl_val caps, const char *key, struct oci_capabilities
 	char **names = NULL;
 	int r = 0;
 
-	snprintf(where, sizeof(where), "process.capabilities");
-	if (json_get_strv(caps, key, where, &names, err) < 0)
+	if (json_get_strv(caps, key, "process.capabilities", &names, err) < 0)
 		return -1;
 	for (size_t i = 0; r == 0 && names && names[i]; i++) {
 		int cap = oci_cap_from_name(names[i]);
 
-		snprintf(where, sizeof(where), "process.capabilities.%s[%zu]", key, i);
-		if (cap < 0)
-			r = note_unknown_cap(c, where, names[i], err);
-		else
+		if (cap >= 0) {
 			*mask |= 1ULL << cap;
+			continue;
+		}
+		snprintf(where, sizeof(where), "process.capabilities.%s[%zu]", key, i);
+		r = note_unknown_cap(c, where, names[i], err);
 	}
 	strv_free(names);
 	return r;
@@ -531,9 +531,10 @@ static int parse_abs_paths(yajl_val linux_obj, const char *key, char ***out,
 	for (size_t i = 0; *out && (*out)[i]; i++) {
 		char where[64];
 
+		if ((*out)[i][0] == '/')
+			continue;
 		snprintf(where, sizeof(where), "linux.%s[%zu]", key, i);
-		if (must_be_absolute(where, (*out)[i], err) < 0)
-			return -1;
+		return must_be_absolute(where, (*out)[i], err);
 	}
 	return 0;
 }
