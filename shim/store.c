@@ -304,15 +304,24 @@ char **store_list(const char *root, struct shim_error *err)
 	return ids;
 }
 
-/* The host /etc/passwd name of the state folder's owner, "#UID" without one. */
+/* The host /etc/passwd name of the state folder's owner, "#UID" without one.
+ * list asks it for every container, nearly always of one owner: the last
+ * owner's name is kept, so /etc/passwd is read once for a run of them. */
 void store_owner_name(int dir_fd, char *name, size_t len)
 {
-	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	static uid_t last_uid = (uid_t)-1;
+	static char last_name[256];
+	_cleanup_close_ int root = -1;
 	struct stat st;
 
 	name[0] = '\0';
 	if (fstat(dir_fd, &st) < 0)
 		return;
-	if (root < 0 || !passwd_user_name(root, st.st_uid, name, len))
-		snprintf(name, len, "#%u", (unsigned)st.st_uid);
+	if (st.st_uid != last_uid || !last_name[0]) {
+		root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (root < 0 || !passwd_user_name(root, st.st_uid, last_name, sizeof(last_name)))
+			snprintf(last_name, sizeof(last_name), "#%u", (unsigned)st.st_uid);
+		last_uid = st.st_uid;
+	}
+	snprintf(name, len, "%s", last_name);
 }
