@@ -48,15 +48,26 @@ yajl_val json_member(yajl_val obj, const char *key)
 	return NULL;
 }
 
-int json_fail(struct shim_error *err, const char *path, const char *fmt, ...)
+static int json_vfail(struct shim_error *err, const char *path, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+static int json_vfail(struct shim_error *err, const char *path, const char *fmt, va_list ap)
 {
 	char what[768];
+
+	vsnprintf(what, sizeof(what), fmt, ap);
+	return shim_fail(err, 0, "%s: %s", path, what);
+}
+
+int json_fail(struct shim_error *err, const char *path, const char *fmt, ...)
+{
 	va_list ap;
+	int r;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	r = json_vfail(err, path, fmt, ap);
 	va_end(ap);
-	return shim_fail(err, 0, "%s: %s", path, what);
+	return r;
 }
 
 /* "parent.key" or "key" at the top. */
@@ -76,14 +87,15 @@ static int member_fail(struct shim_error *err, const char *path, const char *key
 static int member_fail(struct shim_error *err, const char *path, const char *key,
 		       const char *fmt, ...)
 {
-	char where[512], what[768];
+	char where[512];
 	va_list ap;
+	int r;
 
 	join(where, sizeof(where), path, key);
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	r = json_vfail(err, where, fmt, ap);
 	va_end(ap);
-	return shim_fail(err, 0, "%s: %s", where, what);
+	return r;
 }
 
 static int member_out_of_memory(struct shim_error *err, const char *path, const char *key)
