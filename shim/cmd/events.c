@@ -34,18 +34,26 @@ static const struct option opts[] = {
 	{ 0 },
 };
 
-/* "name value" in a flat keyed file such as cpu.stat; 0 when absent. */
-static uint64_t keyed(int dir_fd, const char *file, const char *name)
+/* "name value" in the text of a flat keyed file; 0 when absent. */
+static uint64_t key_value(const char *text, const char *name)
 {
-	char text[4096], *p;
 	size_t len = strlen(name);
+	const char *p;
 
-	if (cgroup_read(dir_fd, file, text, sizeof(text), NULL) < 0)
-		return 0;
 	for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
 		if (strncmp(p, name, len) == 0 && p[len] == ' ')
 			return strtoull(p + len + 1, NULL, 10);
 	return 0;
+}
+
+/* "name value" in a flat keyed file such as cpu.stat; 0 when absent. */
+static uint64_t keyed(int dir_fd, const char *file, const char *name)
+{
+	char text[4096];
+
+	if (cgroup_read(dir_fd, file, text, sizeof(text), NULL) < 0)
+		return 0;
+	return key_value(text, name);
 }
 
 /* A one-value file; "max" (no limit) reads as UINT64_MAX, as runc reports. */
@@ -129,16 +137,24 @@ static int parse_interval(const char *text, long *ms, struct shim_error *err)
 
 /* memory.events' "oom" (the limit was hit, the OOM killer ran) and
  * "oom_kill" (a process died of it): either growing is an OOM event, as
- * runc reads them. Both count the cgroups below too. On cgroup v1,
- * memory.oom_control's "oom_kill". */
+ * runc reads them. One OOM raises "oom" and then "oom_kill", so the count
+ * is the larger of the two, from one read of the file: their sum would
+ * grow twice for one OOM seen between the two. "oom_kill" alone grows for
+ * a kill by an ancestor's OOM. Both count the cgroups below too. On
+ * cgroup v1, memory.oom_control's "oom_kill". */
 static uint64_t oom_count(const struct container *c)
 {
-	int fd = c->cgroup_fd;
+	char text[4096];
+	uint64_t oom, kills;
 
-	if (fd < 0)
+	if (c->cgroup_fd < 0)
 		return c->v1.fd[V1_MEMORY] < 0 ? 0
 			: keyed(c->v1.fd[V1_MEMORY], "memory.oom_control", "oom_kill");
-	return keyed(fd, "memory.events", "oom") + keyed(fd, "memory.events", "oom_kill");
+	if (cgroup_read(c->cgroup_fd, "memory.events", text, sizeof(text), NULL) < 0)
+		return 0;
+	oom = key_value(text, "oom");
+	kills = key_value(text, "oom_kill");
+	return oom > kills ? oom : kills;
 }
 
 static void report_oom(const struct container *c, uint64_t *seen)
