@@ -6,8 +6,8 @@
  *
  * A cgroup folder below the caller's (cgroup v2) with the device program
  * the default spec's linux.resources.devices (deny all) and the devices
- * every container gets make (the program shim/devices_bpf.c compiles:
- * runc and crun load one of their own); clone3 into it and into
+ * every container gets make (shim/devices_bpf.c's devices_attach, which
+ * shim calls too: runc and crun load one of their own); clone3 into it and into
  * new PID, network, IPC, UTS, mount and cgroup namespaces, with a pidfd;
  * in the child, the loopback interface up (runc and crun bring it up in
  * every network namespace they make), every mount of the default spec
@@ -233,25 +233,12 @@ static void device_program(int cg)
 						     .minor = -1,
 						     .access = DEV_ACC_MKNOD | DEV_ACC_READ |
 							       DEV_ACC_WRITE };
-	struct bpf_insn insns[256];
-	union bpf_attr attr;
-	int n = devices_compile(&deny_all, 1, insns, 256), prog;
+	struct shim_error err = { 0 };
 
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_CGROUP_DEVICE;
-	attr.insns = (uint64_t)(uintptr_t)insns;
-	attr.insn_cnt = (uint32_t)n;
-	attr.license = (uint64_t)(uintptr_t)"GPL";
-	if (n < 0 || (prog = sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr))) < 0)
-		die("loading the device program");
-	memset(&attr, 0, sizeof(attr));
-	attr.target_fd = (uint32_t)cg;
-	attr.attach_bpf_fd = (uint32_t)prog;
-	attr.attach_type = BPF_CGROUP_DEVICE;
-	attr.attach_flags = BPF_F_ALLOW_MULTI;
-	if (sys_bpf(BPF_PROG_ATTACH, &attr, sizeof(attr)) < 0)
-		die("attaching the device program");
-	close(prog);
+	if (devices_attach(cg, &deny_all, 1, &err) < 0) {
+		errno = err.errnum;
+		die(err.msg);
+	}
 }
 
 int main(int argc, char **argv)
