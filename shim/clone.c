@@ -138,36 +138,3 @@ ssize_t clone_helper_output(helper_fn fn, void *arg, void *buf, size_t len, int 
 	}
 	return collect_helper(pipefd, pidfd, buf, len, status, err);
 }
-
-/* The helper's own stack: it shares our memory, so not our stack. One,
- * in our data, rather than a mapping made and unmapped each time (the
- * unmap alone cost 0.5 ms a create under TCG): the helpers run one at a
- * time (we sleep until each exits) and none starts another. */
-#define SHARED_HELPER_STACK (64 * 1024)
-static char shared_helper_stack[SHARED_HELPER_STACK] __attribute__((aligned(64)));
-
-ssize_t clone_helper_output_shared(helper_fn fn, void *arg, void *buf, size_t len, int *status,
-				   struct shim_error *err)
-{
-	struct helper_call h = { fn, arg, -1 };
-	int pipefd[2], pidfd = -1;
-	pid_t pid;
-
-	*status = -1;
-	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		return shim_fail_errno(err, "pipe for a helper");
-	h.out = pipefd[1];
-	/* we sleep until it exits (CLONE_VFORK): its writes to our memory
-	 * never race ours; the pipe holds its few bytes meanwhile */
-	pid = clone(run_helper, shared_helper_stack + SHARED_HELPER_STACK,
-		    CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, &h, &pidfd);
-	if (pid < 0) {
-		close(pipefd[0]);
-		close(pipefd[1]);
-		/* a kernel without CLONE_PIDFD in clone (5.2): fork-like */
-		if (errno == EINVAL)
-			return clone_helper_output(fn, arg, buf, len, status, err);
-		return shim_fail_errno(err, "clone for a helper");
-	}
-	return collect_helper(pipefd, pidfd, buf, len, status, err);
-}

@@ -33,13 +33,4 @@ typedef int (*helper_fn)(void *arg, int out);
 ssize_t clone_helper_output(helper_fn fn, void *arg, void *buf, size_t len, int *status,
 			    struct shim_error *err);
 
-/* The same, the child sharing our memory while we wait for its exit
- * (CLONE_VM | CLONE_VFORK, on its own stack): no page tables copied, no
- * copy-on-write faults. Only for a helper that changes nothing but its
- * own task (credentials, capabilities) and returns: the kernel refuses a
- * task sharing its memory a setns or unshare into a user namespace, and
- * whatever it allocates stays in our heap. */
-ssize_t clone_helper_output_shared(helper_fn fn, void *arg, void *buf, size_t len, int *status,
-				   struct shim_error *err);
-
 #endif

@@ -341,6 +341,18 @@ static int settle_joined_user_ns(struct oci_spec *spec, struct shim_error *err)
 	return 0;
 }
 
+/* Writable by all, as runc makes it: the init opens it for writing as
+ * process.user, whoever that is (its privileges are dropped at create);
+ * the folder it is in is the runtime's alone. */
+static int make_exec_fifo(int dir_fd, struct shim_error *err)
+{
+	mode_t mask = umask(0);
+	int r = mkfifoat(dir_fd, STORE_FIFO, 0622);
+
+	umask(mask);
+	return r < 0 ? shim_fail_errno(err, "mkfifo %s", STORE_FIFO) : 0;
+}
+
 static int fchown_to_ns_root(int dir_fd, const struct oci_spec *s, struct shim_error *err)
 {
 	uid_t uid;
@@ -611,8 +623,8 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 	lock_fd = store_lock(dir_fd, o->id, err);
 	if (lock_fd < 0)
 		goto fail_remove;
-	if (mkfifoat(dir_fd, STORE_FIFO, 0600) < 0) {
-		shim_fail_errno(err, "mkfifo %s/%s/%s", o->root, o->id, STORE_FIFO);
+	if (make_exec_fifo(dir_fd, err) < 0) {
+		shim_error_wrap(err, "%s/%s", o->root, o->id);
 		goto fail_remove;
 	}
 	/* the init writes it as the user namespace's root */

@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -12,23 +13,44 @@
 #include "shim/fd.h"
 #include "shim/syscalls.h"
 
-int fd_close_from_proc(unsigned int first, struct shim_error *err)
+static bool kept(long fd, const int *keep, size_t n_keep)
 {
-	DIR *d = opendir("/proc/self/fd");
+	for (size_t i = 0; i < n_keep; i++)
+		if (keep[i] == fd)
+			return true;
+	return false;
+}
+
+int fd_close_listed(int dir_fd, unsigned int first, const int *keep, size_t n_keep,
+		    struct shim_error *err)
+{
+	DIR *d = fdopendir(dir_fd);
 	struct dirent *e;
 
-	if (!d)
-		return shim_fail_errno(err, "closing fds: opendir /proc/self/fd");
+	if (!d) {
+		close(dir_fd);
+		return shim_fail_errno(err, "closing fds: reading the fd folder");
+	}
 	while ((e = readdir(d))) {
 		char *end;
 		long fd = strtol(e->d_name, &end, 10);
 
-		if (*end || e->d_name[0] == '.' || fd < (long)first || fd == dirfd(d))
+		if (*end || e->d_name[0] == '.' || fd < (long)first || fd == dirfd(d) ||
+		    kept(fd, keep, n_keep))
 			continue;
 		close((int)fd);
 	}
 	closedir(d);
 	return 0;
+}
+
+int fd_close_from_proc(unsigned int first, struct shim_error *err)
+{
+	int dir = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (dir < 0)
+		return shim_fail_errno(err, "closing fds: open /proc/self/fd");
+	return fd_close_listed(dir, first, NULL, 0, err);
 }
 
 int fd_close_from(unsigned int first, struct shim_error *err)

@@ -14,6 +14,11 @@ int fd_close_from(unsigned int first, struct shim_error *err);
 /* The fallback: close what /proc/self/fd lists from first up. */
 int fd_close_from_proc(unsigned int first, struct shim_error *err);
 
+/* The same from dir_fd, an fd folder of ours (taken, closed at the end),
+ * sparing the n_keep fds of keep. */
+int fd_close_listed(int dir_fd, unsigned int first, const int *keep, size_t n_keep,
+		    struct shim_error *err);
+
 /* --preserve-fds N: fds 3 .. 3+N-1 must all be open. */
 int fd_check_preserved(unsigned int n, struct shim_error *err);
 

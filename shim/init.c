@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 
 #include "oci/spec.h"
 #include "oci/cleanup.h"
+#include "shim/fd.h"
 #include "shim/hooks.h"
 #include "shim/init.h"
 #include "shim/log.h"
@@ -165,6 +167,39 @@ static int rootfs_reachable(struct init_ctx *c, struct shim_error *err)
 			       (unsigned)uid);
 }
 
+/* Before it takes process.user's credentials, the init lets go of what it
+ * holds of the runtime's (the state folder, the cgroup folder, the procfs
+ * handle, the --log file, bind sources: all the runtime had open at the
+ * clone): it then waits for start as any process of the container's may,
+ * and one with the same credentials may ptrace it, as with runc. It keeps
+ * 0-2 and the preserved fds, the sync socket (for READY), exec.fifo, its
+ * own fd folder (to reopen the fifo), the seccomp agent's socket and, with
+ * --debug, the --log file. */
+static int let_go(struct init_ctx *c, struct process_plan *plan, struct shim_error *err)
+{
+	int keep[5] = { c->sync_fd, c->fifo_fd, -1, plan->has_agent ? plan->agent_fd : -1, -1 };
+	int dir = procfs_open_self("fd", O_RDONLY | O_DIRECTORY, err), list;
+
+	if (dir < 0)
+		return shim_error_wrap(err, "the init's fd folder");
+	keep[2] = dir;
+	log_debug("init: closing the runtime's fds but exec.fifo's, then dropping privileges "
+		  "to process.user");
+	procfs_release();
+	keep[4] = log_release();
+	list = fcntl(dir, F_DUPFD_CLOEXEC, 0);
+	if (list < 0)
+		return shim_fail_errno(err, "closing the runtime's fds: dup");
+	if (fd_close_listed(list, 3 + c->preserve_fds, keep, 5, err) < 0)
+		return -1;
+	c->dir_fd = -1;
+	free(c->prepared);
+	c->prepared = NULL;
+	plan->fd_dir = dir;
+	plan->has_fd_dir = true;
+	return 0;
+}
+
 static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim_error *err)
 {
 	bool own_mounts = ns_has_mount(c->spec);
@@ -219,8 +254,7 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 		return -1;
 	plan->cwd_must_exist = !own_mounts;
 	if (sysctl_apply(c->spec->sysctl, err) < 0 ||
-	    process_prepare(&c->spec->process, &c->spec->seccomp, plan, err) < 0 ||
-	    process_try_privileges(&c->spec->process, err) < 0)
+	    process_prepare(&c->spec->process, &c->spec->seccomp, plan, err) < 0)
 		return -1;
 	if (c->agent_fd >= 0 && plan_agent(c, plan, err) < 0)
 		return -1;
@@ -228,20 +262,24 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	    terminal_setup(c->console_fd, &c->spec->process, own_mounts, err) < 0)
 		return -1;
 	c->console_fd = safe_close(c->console_fd);
-	return own_mounts ? rootfs_finish(c->spec, err) : 0;
+	if (own_mounts && rootfs_finish(c->spec, err) < 0)
+		return -1;
+	if (process_set_oom_score_adj(&c->spec->process, err) < 0 || let_go(c, plan, err) < 0)
+		return -1;
+	return process_drop_privileges(&c->spec->process, plan, err);
 }
 
 /* Blocks until `start` opens the fifo for reading. The O_PATH fd is
- * reopened through the runtime's procfs handle, never the container's
- * /proc; with no procfs to be had, from the state folder. */
-static int wait_for_start(struct init_ctx *c, struct shim_error *err)
+ * reopened through the init's own fd folder on the runtime's procfs, never
+ * the container's /proc (the fifo is writable by all, as process.user may
+ * be anyone). */
+static int wait_for_start(struct init_ctx *c, const struct process_plan *plan,
+			  struct shim_error *err)
 {
-	_cleanup_close_ int fifo = procfs_reopen(c->fifo_fd, O_WRONLY, err);
+	_cleanup_close_ int fifo = procfs_reopen(plan->fd_dir, c->fifo_fd, O_WRONLY, err);
 
 	if (fifo < 0)
-		fifo = openat(c->dir_fd, STORE_FIFO, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fifo < 0)
-		return shim_fail_errno(err, "waiting for start: open exec.fifo");
+		return shim_error_wrap(err, "waiting for start: open exec.fifo");
 	if (write(fifo, "0", 1) != 1)
 		return shim_fail_errno(err, "waiting for start: write exec.fifo");
 	return 0;
@@ -260,7 +298,7 @@ int init_main(void *arg)
 	if (sync_report_setup(c->sync_fd, init_setup(c, &plan, &err), &err) < 0)
 		return 1;
 	c->sync_fd = safe_close(c->sync_fd);
-	if (wait_for_start(c, &err) == 0 && init_run_hooks(c, HOOK_START_CONTAINER, "created", &err) == 0)
+	if (wait_for_start(c, &plan, &err) == 0 && init_run_hooks(c, HOOK_START_CONTAINER, "created", &err) == 0)
 		process_exec(&c->spec->process, &plan, c->preserve_fds, &err);
 	/* Past ready nobody listens on the socket: stderr is all there is. */
 	dprintf(STDERR_FILENO, "shim: container init: %s\n", shim_error_text(&err, text, sizeof(text)));

@@ -2,9 +2,10 @@
 /*
  * shim/init.h: the container's init, in the child the runtime cloned into
  * the new namespaces: it sets itself up (user namespace, mounts, hooks'
- * handshake, pivot, sysctls, the privilege trial, the pty), reports ready
- * or the error over the sync socket (shim/sync.h), then waits on exec.fifo
- * for `start` and execs the container's process. Everything on the
+ * handshake, pivot, sysctls, the pty) and drops its privileges to
+ * process.user's (shim/process.h), reports ready or the error over the
+ * sync socket (shim/sync.h), then waits on exec.fifo for `start`, runs the
+ * startContainer hooks and execs the container's process. Everything on the
  * runtime's side of the socket is in shim/container.c.
  */
 #ifndef SHIM_INIT_H

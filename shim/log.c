@@ -28,6 +28,15 @@ int log_setup(const char *path, const char *format, bool debug, struct shim_erro
 	return 0;
 }
 
+int log_release(void)
+{
+	if (log_fd >= 0 && !log_debug_on) {
+		close(log_fd);
+		log_fd = -1;
+	}
+	return log_fd;
+}
+
 /* JSON string body: quotes, backslashes and control characters escaped. */
 static void escape(const char *in, char *out, size_t len)
 {

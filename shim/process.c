@@ -15,13 +15,11 @@
 #include "oci/idlist.h"
 #include "shim/caps.h"
 #include "oci/cleanup.h"
-#include "shim/clone.h"
 #include "shim/fd.h"
 #include "shim/fsutil.h"
 #include "shim/log.h"
 #include "shim/lsm.h"
 #include "shim/passwd.h"
-#include "shim/pidfd.h"
 #include "shim/process.h"
 #include "shim/procfs.h"
 #include "shim/rootfs.h"
@@ -224,58 +222,13 @@ static int set_user(const struct oci_user *u, struct shim_error *err)
 	return 0;
 }
 
-/* In the helper: the drop process_exec makes; its error to out. First it
- * becomes non-dumpable: once its capabilities are the container's, a
- * process of the container's (a joined PID namespace) with as many could
- * otherwise ptrace it and use what it holds, the init's fds and, as it
- * shares the init's memory, the init itself. */
-static int try_privileges(void *arg, int out)
-{
-	const struct oci_process *p = arg;
-	struct shim_error err = { 0 };
-
-	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
-		return 2;
-	if (caps_drop_bounding(&p->caps, &err) < 0 || set_user(&p->user, &err) < 0 ||
-	    caps_set(&p->caps, &err) < 0)
-		return write(out, &err, sizeof(err)) == sizeof(err) ? 1 : 2;
-	return 0;
-}
-
-int process_try_privileges(const struct oci_process *p, struct shim_error *err)
-{
-	/* the helper only reads it; clone's argument has no const */
-	union {
-		const struct oci_process *in;
-		void *arg;
-	} proc = { .in = p };
-	struct shim_error child = { 0 };
-	int status, dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
-	ssize_t n = clone_helper_output_shared(try_privileges, proc.arg, &child, sizeof(child),
-					       &status, err);
-
-	/* the helper's PR_SET_DUMPABLE was on the memory we shared: ours
-	 * again as it was (our credentials did not change) */
-	if (dumpable == 1 && prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0 && n >= 0)
-		return shim_fail_errno(err, "prctl(PR_SET_DUMPABLE) after the privilege trial");
-	if (n < 0)
-		return shim_error_wrap(err, "trying process.user and process.capabilities");
-	if (n == (ssize_t)sizeof(child)) {
-		child.msg[sizeof(child.msg) - 1] = '\0';
-		*err = child;
-		return -1;
-	}
-	if (status != 0)
-		return shim_fail(err, 0, "trying process.user and process.capabilities: the child "
-				 "exited %d", status);
-	return 0;
-}
-
-static int write_oom_score_adj(int value, struct shim_error *err)
+int process_set_oom_score_adj(const struct oci_process *p, struct shim_error *err)
 {
 	char text[16];
 
-	snprintf(text, sizeof(text), "%d", value);
+	if (!p->has_oom_score_adj)
+		return 0;
+	snprintf(text, sizeof(text), "%d", p->oom_score_adj);
 	if (procfs_write_self("oom_score_adj", text, err) < 0)
 		return shim_error_wrap(err, "process.oomScoreAdj");
 	return 0;
@@ -347,30 +300,30 @@ int process_set_rlimits(pid_t pid, const struct oci_process *p, struct shim_erro
 	return 0;
 }
 
-int process_exec(const struct oci_process *p, struct process_plan *plan,
-		 unsigned int preserve_fds, struct shim_error *err)
+/* close_range, or where the filter loaded at create refuses it, one by one
+ * as the init's fd folder lists them (not the container's /proc, which its
+ * config may have mounted over). */
+static int close_all_from(const struct process_plan *plan, unsigned int first,
+			  struct shim_error *err)
 {
-	if (process_set_rlimits(0, p, err) < 0)
+	int dir;
+
+	if (fd_close_from(first, err) == 0)
+		return 0;
+	if (!plan->files_private || !plan->has_fd_dir || err->errnum != EPERM)
 		return -1;
-	if (p->has_oom_score_adj && write_oom_score_adj(p->oom_score_adj, err) < 0)
-		return -1;
-	umask(p->user.has_umask ? p->user.umask : 0022);
-	if (fd_pass_preserved(preserve_fds, err) < 0)
-		return -1;
-	log_debug("closing every fd above %u, dropping privileges, exec %s", 2 + preserve_fds,
-		  plan->exe);
-	if (process_set_cpus(p->cpus_final, p->cpus_final_mask, "process.execCPUAffinity.final",
-			     err) < 0)
-		return -1;
-	reset_signals();
-	/* What is open now is all the program gets, and only 0, 1, 2 and the
-	 * preserved ones stay; what opens a file from here on closes it. */
-	if (unshare(CLONE_FILES) < 0)
-		return shim_fail_errno(err, "unshare(CLONE_FILES)");
-	if (fd_close_from(keep_agent_fd(plan, 3 + preserve_fds, err), err) < 0)
-		return -1;
-	/* Without no_new_privs a filter needs CAP_SYS_ADMIN: load it while we
-	 * have it; the steps below must then pass it, as with runc. */
+	log_debug("close_range refused by the filter: closing fds one by one");
+	dir = fcntl(plan->fd_dir, F_DUPFD_CLOEXEC, 0);
+	if (dir < 0)
+		return shim_fail_errno(err, "closing fds: dup of the fd folder");
+	return fd_close_listed(dir, first, NULL, 0, err);
+}
+
+/* Without no_new_privs a filter needs CAP_SYS_ADMIN: it is loaded while
+ * we have it, and the steps after it must pass it, as with runc. */
+static int drop_privileges(const struct oci_process *p, struct process_plan *plan,
+			   struct shim_error *err)
+{
 	if (!p->no_new_privileges && install_seccomp(plan, err) < 0)
 		return -1;
 	if (caps_drop_bounding(&p->caps, err) < 0 || set_user(&p->user, err) < 0 ||
@@ -378,6 +331,50 @@ int process_exec(const struct oci_process *p, struct process_plan *plan,
 		return -1;
 	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return shim_fail_errno(err, "process.noNewPrivileges");
+	plan->privileges_dropped = true;
+	return 0;
+}
+
+int process_drop_privileges(const struct oci_process *p, struct process_plan *plan,
+			    struct shim_error *err)
+{
+	/* a filter loading now: the fd table is made ours first, as the
+	 * filter may refuse unshare at the exec */
+	if (plan->seccomp && !p->no_new_privileges) {
+		if (unshare(CLONE_FILES) < 0)
+			return shim_fail_errno(err, "unshare(CLONE_FILES)");
+		plan->files_private = true;
+	}
+	return drop_privileges(p, plan, err);
+}
+
+int process_exec(const struct oci_process *p, struct process_plan *plan,
+		 unsigned int preserve_fds, struct shim_error *err)
+{
+	/* an init did these at create; the runtime set its rlimits */
+	if (!plan->privileges_dropped) {
+		if (process_set_rlimits(0, p, err) < 0)
+			return -1;
+		if (process_set_oom_score_adj(p, err) < 0)
+			return -1;
+	}
+	umask(p->user.has_umask ? p->user.umask : 0022);
+	if (fd_pass_preserved(preserve_fds, err) < 0)
+		return -1;
+	log_debug("closing every fd above %u, %sexec %s", 2 + preserve_fds,
+		  plan->privileges_dropped ? "" : "dropping privileges, ", plan->exe);
+	if (process_set_cpus(p->cpus_final, p->cpus_final_mask, "process.execCPUAffinity.final",
+			     err) < 0)
+		return -1;
+	reset_signals();
+	/* What is open now is all the program gets, and only 0, 1, 2 and the
+	 * preserved ones stay; what opens a file from here on closes it. */
+	if (!plan->files_private && unshare(CLONE_FILES) < 0)
+		return shim_fail_errno(err, "unshare(CLONE_FILES)");
+	if (close_all_from(plan, keep_agent_fd(plan, 3 + preserve_fds, err), err) < 0)
+		return -1;
+	if (!plan->privileges_dropped && drop_privileges(p, plan, err) < 0)
+		return -1;
 	if (install_seccomp(plan, err) < 0)
 		return -1;
 	execve(plan->exe, p->args, plan->env);

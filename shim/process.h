@@ -31,6 +31,10 @@ struct process_plan {
 	char *agent_message;	/* what goes with the notify fd */
 	bool cwd_must_exist;	/* set by the caller: in the runtime's own mount
 				 * namespace nothing is created on the host */
+	bool privileges_dropped;	/* by process_drop_privileges */
+	bool files_private;	/* our fd table unshared already */
+	bool has_fd_dir;	/* the init's /proc/self/fd, kept when it let go */
+	int fd_dir;		/* of the procfs handle (shim/procfs.h) */
 };
 
 int process_prepare(const struct oci_process *p, const struct oci_seccomp *seccomp,
@@ -42,10 +46,17 @@ int process_prepare(const struct oci_process *p, const struct oci_seccomp *secco
 int process_plan_agent(struct process_plan *plan, int agent_fd, const struct oci_state_view *st,
 		       const char *metadata, struct shim_error *err);
 
-/* In a child, the privilege drop process_exec will make (bounding set,
- * user, capabilities): an ID or a capability set the kernel refuses then
- * fails create, as runc reports it, not the later start. */
-int process_try_privileges(const struct oci_process *p, struct shim_error *err);
+/* process.oomScoreAdj on ourselves, through the procfs handle. */
+int process_set_oom_score_adj(const struct oci_process *p, struct shim_error *err);
+
+/* The init's drop at create, before it reports ready, as runc's and
+ * crun's: the seccomp filter if it needs CAP_SYS_ADMIN (no
+ * noNewPrivileges), the bounding set, the user, the capabilities,
+ * no_new_privs. An ID or a capability set the kernel refuses fails create;
+ * the wait for start and the startContainer hooks run as process.user
+ * with its capabilities. process_exec then does the rest. */
+int process_drop_privileges(const struct oci_process *p, struct process_plan *plan,
+			    struct shim_error *err);
 
 /* linux.memoryPolicy for this process and what it execs. */
 int process_set_mempolicy(const struct oci_memory_policy *m, struct shim_error *err);

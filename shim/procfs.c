@@ -171,16 +171,23 @@ int procfs_open_pid_ns(int pid, const char *name, struct shim_error *err)
 	return fd;
 }
 
-int procfs_reopen(int fd, int flags, struct shim_error *err)
+void procfs_release(void)
 {
-	char file[32], path[BELOW_MAX];
+	if (handle >= 0)
+		close(handle);
+	handle = -1;
+}
+
+int procfs_reopen(int fd_dir, int fd, int flags, struct shim_error *err)
+{
+	char name[16];
 	struct stat want, got;
 	int out;
 
-	snprintf(file, sizeof(file), "fd/%d", fd);
-	out = open_magic(SELF, file, flags, path, err);
+	snprintf(name, sizeof(name), "%d", fd);
+	out = openat(fd_dir, name, flags | O_CLOEXEC);
 	if (out < 0)
-		return shim_error_wrap(err, "reopening fd %d", fd);
+		return shim_fail_errno(err, "reopening fd %d through /proc/self/fd", fd);
 	if (fstat(fd, &want) < 0 || fstat(out, &got) < 0 || want.st_dev != got.st_dev ||
 	    want.st_ino != got.st_ino) {
 		close(out);

@@ -45,8 +45,14 @@ int procfs_open_self_ns(const char *name, struct shim_error *err);
 int procfs_open_pid_ns(int pid, const char *name, struct shim_error *err);
 
 /* Open what our fd names anew, with flags (an O_PATH fd of exec.fifo,
- * opened for writing), through the handle's PID/fd/N. */
-int procfs_reopen(int fd, int flags, struct shim_error *err);
+ * opened for writing), through fd_dir, our fd folder on the handle
+ * (procfs_open_self("fd", O_RDONLY | O_DIRECTORY)), which the init keeps
+ * when it lets go of the handle. */
+int procfs_reopen(int fd_dir, int fd, int flags, struct shim_error *err);
+
+/* Close the handle (the next use opens a new one): the init keeps none
+ * once it holds process.user's credentials. */
+void procfs_release(void);
 
 /* Write text to /proc/PID/file (uid_map, gid_map, setgroups). */
 int procfs_write_pid(int pid, const char *file, const char *text, struct shim_error *err);

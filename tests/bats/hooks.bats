@@ -112,6 +112,28 @@ poststop stopped"
 	[[ "$output" != *main* ]]
 }
 
+@test "startContainer hooks run as process.user, as the program does" {
+	chmod 777 "$HK"
+	update_config '.process.user = {"uid": 1000, "gid": 1001} |
+		.process.args = ["sh", "-c", "echo main $(id -u) $(id -g) >> /hk/log"]'
+	add_hook startContainer /bin/sh '["sh", "-c", "echo hook $(id -u) $(id -g) >> /hk/log"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	run cat "$HK/log"
+	assert_output "hook 1000 1001
+main 1000 1001"
+}
+
+@test "startContainer hooks run with the container's capabilities, not the runtime's" {
+	update_config '.process.args = ["sh", "-c", "grep -E \"^Cap(Eff|Bnd)\" /proc/self/status >> /hk/main"]'
+	add_hook startContainer /bin/sh '["sh", "-c", "grep -E \"^Cap(Eff|Bnd)\" /proc/self/status >> /hk/hook"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	# the bundle's set, not the full one the runtime (and this shell) holds
+	[ "$(grep CapBnd "$HK/main")" != "$(grep CapBnd /proc/self/status)" ]
+	diff "$HK/main" "$HK/hook"
+}
+
 @test "failing poststart and poststop hooks only warn" {
 	add_hook poststart /bin/false '["false"]'
 	add_hook poststop /bin/false '["false"]'

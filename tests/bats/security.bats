@@ -59,6 +59,39 @@ Seccomp:	2"
 	assert_output "$(printf '0\n1\n2')"
 }
 
+@test "without noNewPrivileges, a profile that forbids close_range and unshare still gets a clean fd table" {
+	update_config '.process.noNewPrivileges = false |
+		.process.args = ["sh", "-c", "ls /proc/1/fd; true"]'
+	seccomp_rules '[{"names": ["close_range", "unshare"], "action": "SCMP_ACT_ERRNO"}]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "$(printf '0\n1\n2')"
+}
+
+@test "a created container's init runs as process.user and holds no fd of the runtime's but exec.fifo" {
+	update_config '.process.user = {"uid": 1000, "gid": 1000}'
+	shim_detached create -b "$BUNDLE" c1
+	assert_success
+	pid=$(shim state c1 | jq .pid)
+	[ "$(awk '/^Uid:/ {print $2 $3 $4 $5}' "/proc/$pid/status")" = 1000100010001000 ]
+	# 0-2, exec.fifo (O_PATH) and its own fd folder, to reopen the fifo
+	run ls "/proc/$pid/fd"
+	[ "$(wc -w <<< "$output")" = 5 ] || { show_run; false; }
+	fifo=0 folder=0
+	for fd in $output; do
+		[ "$fd" -le 2 ] && continue
+		link=$(readlink "/proc/$pid/fd/$fd")
+		case $link in
+		"$ROOT/c1/exec.fifo") fifo=$((fifo + 1)) ;;
+		*/fd) folder=$((folder + 1)) ;;
+		*) echo "fd $fd: $link"; false ;;
+		esac
+	done
+	[ "$fifo$folder" = 11 ]
+	shim delete -f c1
+	assert_nothing_left
+}
+
 @test "exec'd processes run under the container's filter" {
 	update_config '.process.args = ["sleep", "1000"]'
 	seccomp_rules '[{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 38}]'

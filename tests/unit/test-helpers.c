@@ -223,6 +223,22 @@ TEST(close_from_proc_closes_from_first_up)
 	return 0;
 }
 
+TEST(close_listed_spares_the_kept_fds)
+{
+	int a = open("/dev/null", O_RDONLY), b = open("/dev/null", O_RDONLY);
+	int c = open("/dev/null", O_RDONLY), dir = open("/proc/self/fd", O_RDONLY | O_DIRECTORY);
+	int keep[2] = { b, -1 };
+
+	CHECK(a >= 3 && b > a && c > b && dir > c);
+	CHECK(fd_close_listed(dir, (unsigned int)a, keep, 2, &err) == 0);
+	CHECK(fcntl(a, F_GETFD) < 0);
+	CHECK(fcntl(b, F_GETFD) >= 0);
+	CHECK(fcntl(c, F_GETFD) < 0);
+	CHECK(fcntl(dir, F_GETFD) < 0);
+	close(b);
+	return 0;
+}
+
 TEST(preserved_fds_must_be_open)
 {
 	int fd = dup2(0, 3);
@@ -378,6 +394,7 @@ int main(void)
 	RUN(a_broken_state_file_is_refused);
 	RUN(a_path_that_does_not_fit_fails_instead_of_being_cut);
 	RUN(close_from_proc_closes_from_first_up);
+	RUN(close_listed_spares_the_kept_fds);
 	RUN(preserved_fds_must_be_open);
 	RUN(start_time_of_self_is_stable);
 	RUN(a_pid_with_another_start_time_is_not_opened);
