@@ -51,16 +51,11 @@ nine denied"
 Seccomp:	2"
 }
 
-@test "a profile that forbids close_range and unshare still gets a clean fd table" {
-	update_config '.process.args = ["sh", "-c", "ls /proc/1/fd; true"]'
-	seccomp_rules '[{"names": ["close_range", "unshare"], "action": "SCMP_ACT_ERRNO"}]'
-	run shim run -b "$BUNDLE" c1
-	assert_success
-	assert_output "$(printf '0\n1\n2')"
-}
-
-@test "without noNewPrivileges, a profile that forbids close_range and unshare still gets a clean fd table" {
-	update_config '.process.noNewPrivileges = false |
+# clean_fd_table_despite_profile NO-NEW-PRIVILEGES: the container's init
+# has only 0, 1 and 2 under a profile forbidding close_range and unshare
+# (without noNewPrivileges the filter loads at create, before the exec).
+clean_fd_table_despite_profile() {
+	update_config --argjson nnp "$1" '.process.noNewPrivileges = $nnp |
 		.process.args = ["sh", "-c", "ls /proc/1/fd; true"]'
 	seccomp_rules '[{"names": ["close_range", "unshare"], "action": "SCMP_ACT_ERRNO"}]'
 	run shim run -b "$BUNDLE" c1
@@ -68,13 +63,22 @@ Seccomp:	2"
 	assert_output "$(printf '0\n1\n2')"
 }
 
+@test "a profile that forbids close_range and unshare still gets a clean fd table" {
+	clean_fd_table_despite_profile true
+}
+
+@test "without noNewPrivileges, a profile that forbids close_range and unshare still gets a clean fd table" {
+	clean_fd_table_despite_profile false
+}
+
 @test "a created container's init runs as process.user and holds no fd of the runtime's but exec.fifo" {
 	update_config '.process.user = {"uid": 1000, "gid": 1000}'
-	shim_detached create -b "$BUNDLE" c1
+	shim_detached --log "$BATS_TEST_TMPDIR/log" create -b "$BUNDLE" c1
 	assert_success
 	pid=$(shim state c1 | jq .pid)
 	[ "$(awk '/^Uid:/ {print $2 $3 $4 $5}' "/proc/$pid/status")" = 1000100010001000 ]
-	# 0-2, exec.fifo (O_PATH) and its own fd folder, to reopen the fifo
+	# 0-2, exec.fifo (O_PATH) and its own fd folder, to reopen the fifo:
+	# not the --log file (kept only with --debug)
 	run ls "/proc/$pid/fd"
 	[ "$(wc -w <<< "$output")" = 5 ] || { show_run; false; }
 	fifo=0 folder=0
