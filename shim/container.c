@@ -240,7 +240,7 @@ static int spawn_init(const struct create_ctx *cc, int *pidfd, int *master, stru
 	int *idmapped = NULL;
 	struct init_ctx ctx = {
 		.spec = b->spec, .id = o->id, .rootfs = b->rootfs, .bundle = b->path,
-		.joins = &joins, .dir_fd = cc->dir_fd, .lock_fd = cc->lock_fd,
+		.joins = &joins, .lock_fd = cc->lock_fd,
 		.preserve_fds = o->preserve_fds, .new_keyring = !o->no_new_keyring,
 		.no_pivot = o->no_pivot,
 		.fifo_fd = -1, .agent_fd = -1,

@@ -192,7 +192,6 @@ static int let_go(struct init_ctx *c, struct process_plan *plan, struct shim_err
 		return shim_fail_errno(err, "closing the runtime's fds: dup");
 	if (fd_close_listed(list, 3 + c->preserve_fds, keep, 5, err) < 0)
 		return -1;
-	c->dir_fd = -1;
 	free(c->prepared);
 	c->prepared = NULL;
 	plan->fd_dir = dir;

@@ -25,7 +25,6 @@ struct init_ctx {
 	struct ns_join *joins;
 	int sync_fd;		/* the init's end */
 	int runtime_sync_fd;	/* the runtime's end: closed in the child */
-	int dir_fd;		/* the state folder */
 	int lock_fd;		/* the runtime's lock on it: closed in the child */
 	int fifo_fd;		/* exec.fifo, O_PATH: reopened by /proc/self/fd, so
 				 * an init that is no longer host root needs no
