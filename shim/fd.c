@@ -66,7 +66,8 @@ int fd_check_preserved(unsigned int n, struct shim_error *err)
 {
 	for (unsigned int fd = 3; fd < 3 + n; fd++)
 		if (fcntl((int)fd, F_GETFD) < 0)
-			return shim_fail_errno(err, "--preserve-fds %u: fd %u is not open", n, fd);
+			return shim_fail_errno(err, "--preserve-fds %u: fd %u (preserved-fd %u) is not open",
+					       n, fd, fd - 3);
 	return 0;
 }
 

@@ -31,7 +31,7 @@ setup() {
 @test "--preserve-fds naming a closed fd is an error that names the flag" {
 	with_fds "3 5" "$SHIM_BIN" --root "$ROOT" run --preserve-fds 3 -b "$BUNDLE" c1
 	assert_failure
-	assert_output_has "--preserve-fds 3: fd 4 is not open"
+	assert_output_has "--preserve-fds 3: fd 4 (preserved-fd 1) is not open"
 	assert_nothing_left
 }
 

@@ -247,7 +247,7 @@ TEST(preserved_fds_must_be_open)
 	close(4);
 	CHECK(fd_check_preserved(1, &err) == 0);
 	CHECK(fd_check_preserved(2, &err) == -1);
-	CHECK_STR(err.msg, "--preserve-fds 2: fd 4 is not open");
+	CHECK_STR(err.msg, "--preserve-fds 2: fd 4 (preserved-fd 1) is not open");
 	close(3);
 	return 0;
 }
