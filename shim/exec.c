@@ -102,6 +102,14 @@ static int child_setup(struct exec_ctx *x, struct process_plan *plan, struct shi
 	 * enter anything of the container's (shim/procfs.h) */
 	if (x->o->process->has_oom_score_adj && procfs_fd(err) < 0)
 		return shim_error_wrap(err, "process.oomScoreAdj");
+	/* without close_range the fds are closed as our fd folder lists
+	 * them: opened on the runtime's procfs, before /proc is the container's */
+	if (!fd_have_close_range()) {
+		plan->fd_dir = procfs_open_self("fd", O_RDONLY | O_DIRECTORY, err);
+		if (plan->fd_dir < 0)
+			return shim_error_wrap(err, "exec: our fd folder");
+		plan->has_fd_dir = true;
+	}
 	if (x->ns_flags && setns(x->init_pidfd, x->ns_flags) < 0)
 		return shim_fail_errno(err, "exec: joining the container's namespaces");
 	/* in the container's user namespace, act as its root until set_user */

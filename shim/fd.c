@@ -53,13 +53,26 @@ int fd_close_from_proc(unsigned int first, struct shim_error *err)
 	return fd_close_listed(dir, first, NULL, 0, err);
 }
 
-int fd_close_from(unsigned int first, struct shim_error *err)
+int fd_close_from(int fd_dir, unsigned int first, struct shim_error *err)
 {
+	int dir;
+
 	if (sys_close_range(first, ~0U, 0) == 0)
 		return 0;
-	if (errno != ENOSYS)
+	if (fd_dir < 0 && errno == ENOSYS)
+		return fd_close_from_proc(first, err);
+	if (fd_dir < 0 || (errno != ENOSYS && errno != EPERM))
 		return shim_fail_errno(err, "close_range(%u, ~0U)", first);
-	return fd_close_from_proc(first, err);
+	dir = fcntl(fd_dir, F_DUPFD_CLOEXEC, 0);
+	if (dir < 0)
+		return shim_fail_errno(err, "closing fds: dup of the fd folder");
+	return fd_close_listed(dir, first, NULL, 0, err);
+}
+
+bool fd_have_close_range(void)
+{
+	/* an empty range: closes nothing where the call exists */
+	return sys_close_range(~0U, ~0U, 0) == 0 || errno != ENOSYS;
 }
 
 int fd_check_preserved(unsigned int n, struct shim_error *err)

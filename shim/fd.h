@@ -3,13 +3,22 @@
 #ifndef SHIM_FD_H
 #define SHIM_FD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "oci/error.h"
 
 /* Close every fd >= first: close_range(first, ~0U), or, where the kernel
- * lacks it (ENOSYS), fd_close_from_proc(). */
-int fd_close_from(unsigned int first, struct shim_error *err);
+ * lacks it (ENOSYS) or a seccomp filter refuses it (EPERM), one by one as
+ * fd_dir lists them: an fd folder of ours on the runtime's own procfs
+ * (procfs_open_self("fd", ...): a dup is read, fd_dir is closed with the
+ * rest unless below first), never the container's /proc, which it may
+ * have shaped. fd_dir -1: /proc/self/fd, for ENOSYS only, where /proc is
+ * the host's. */
+int fd_close_from(int fd_dir, unsigned int first, struct shim_error *err);
+
+/* Does the kernel have close_range (Linux 5.9)? */
+bool fd_have_close_range(void);
 
 /* The fallback: close what /proc/self/fd lists from first up. */
 int fd_close_from_proc(unsigned int first, struct shim_error *err);

@@ -46,7 +46,7 @@ static int hook_main(void *arg)
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
-	fd_close_from(3, NULL);
+	fd_close_from(-1, 3, NULL);
 	execve(c->hook->path, c->hook->args ? c->hook->args : default_args,
 	       c->hook->env ? c->hook->env : environ);
 	dprintf(STDERR_FILENO, "exec: %s", strerror(errno));

@@ -264,6 +264,17 @@ static unsigned int keep_agent_fd(struct process_plan *plan, unsigned int first,
 {
 	if (!plan->has_agent)
 		return first;
+	/* our fd folder, for close's fallback, moves out of the agent's way */
+	if (plan->has_fd_dir && plan->fd_dir == (int)first) {
+		int moved = fcntl(plan->fd_dir, F_DUPFD_CLOEXEC, (int)first + 1);
+
+		if (moved >= 0) {
+			close(plan->fd_dir);
+			plan->fd_dir = moved;
+		} else {
+			plan->has_fd_dir = false;
+		}
+	}
 	if (plan->agent_fd != (int)first && dup3(plan->agent_fd, (int)first, O_CLOEXEC) < 0) {
 		shim_fail_errno(err, "linux.seccomp.listenerPath: keeping the agent's socket");
 		plan->has_agent = false;	/* the filter then fails to reach it */
@@ -298,25 +309,6 @@ int process_set_rlimits(pid_t pid, const struct oci_process *p, struct shim_erro
 			return shim_fail_errno(err, "process.rlimits[%zu]: setrlimit", i);
 	}
 	return 0;
-}
-
-/* close_range, or where the filter loaded at create refuses it, one by one
- * as the init's fd folder lists them (not the container's /proc, which its
- * config may have mounted over). */
-static int close_all_from(const struct process_plan *plan, unsigned int first,
-			  struct shim_error *err)
-{
-	int dir;
-
-	if (fd_close_from(first, err) == 0)
-		return 0;
-	if (!plan->files_private || !plan->has_fd_dir || err->errnum != EPERM)
-		return -1;
-	log_debug("close_range refused by the filter: closing fds one by one");
-	dir = fcntl(plan->fd_dir, F_DUPFD_CLOEXEC, 0);
-	if (dir < 0)
-		return shim_fail_errno(err, "closing fds: dup of the fd folder");
-	return fd_close_listed(dir, first, NULL, 0, err);
 }
 
 /* Without no_new_privs a filter needs CAP_SYS_ADMIN: it is loaded while
@@ -371,7 +363,10 @@ int process_exec(const struct oci_process *p, struct process_plan *plan,
 	 * preserved ones stay; what opens a file from here on closes it. */
 	if (!plan->files_private && unshare(CLONE_FILES) < 0)
 		return shim_fail_errno(err, "unshare(CLONE_FILES)");
-	if (close_all_from(plan, keep_agent_fd(plan, 3 + preserve_fds, err), err) < 0)
+	/* where close_range fails (the kernel lacks it, the filter loaded at
+	 * create refuses it), the fds are listed from our own fd folder */
+	if (fd_close_from(plan->has_fd_dir ? plan->fd_dir : -1,
+			  keep_agent_fd(plan, 3 + preserve_fds, err), err) < 0)
 		return -1;
 	if (!plan->privileges_dropped && drop_privileges(p, plan, err) < 0)
 		return -1;

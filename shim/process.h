@@ -33,8 +33,10 @@ struct process_plan {
 				 * namespace nothing is created on the host */
 	bool privileges_dropped;	/* by process_drop_privileges */
 	bool files_private;	/* our fd table unshared already */
-	bool has_fd_dir;	/* the init's /proc/self/fd, kept when it let go */
-	int fd_dir;		/* of the procfs handle (shim/procfs.h) */
+	bool has_fd_dir;	/* our /proc/self/fd on the runtime's procfs */
+	int fd_dir;		/* (shim/procfs.h), for fd_close_from: the init
+				 * keeps it when it lets go; an exec opens it
+				 * where the kernel lacks close_range */
 };
 
 int process_prepare(const struct oci_process *p, const struct oci_seccomp *seccomp,

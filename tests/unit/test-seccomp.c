@@ -2,6 +2,7 @@
 /* The seccomp program shim loads: libseccomp's filter behind the ENOSYS
  * stub, tried in a forked child on the host's kernel. */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/seccomp.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -13,6 +14,7 @@
 #include <yajl/yajl_tree.h>
 
 #include "oci/seccomp.h"
+#include "shim/fd.h"
 #include "shim/seccomp.h"
 #include "tests/unit/tap.h"
 
@@ -32,9 +34,9 @@ static bool seccomp_usable(void)
 			SKIP("seccomp(2) is not available (valgrind does not know it)"); \
 	} while (0)
 
-/* The errno each syscall nr got in a child under the profile, or 0 for
- * success; -1 when the child died or the profile failed. */
-static int errno_under(const char *profile, long nr)
+/* What fn(arg) returned (0-254) in a child under the profile; -1 when the
+ * child died or the profile failed. */
+static int under(const char *profile, int (*fn)(long), long arg)
 {
 	yajl_val v = yajl_tree_parse(profile, NULL, 0);
 	struct oci_seccomp s = { 0 };
@@ -51,13 +53,10 @@ static int errno_under(const char *profile, long nr)
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		long r;
-
 		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 		if (seccomp_install(p, -1, NULL, &err) < 0)
 			_exit(255);
-		r = syscall(nr, 0L, 0L, 0L, 0L, 0L, 0L);
-		_exit(r < 0 ? errno : 0);
+		_exit(fn(arg));
 	}
 	seccomp_program_free(p);
 	oci_seccomp_release(&s);
@@ -65,6 +64,17 @@ static int errno_under(const char *profile, long nr)
 	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
 		return -1;
 	return WEXITSTATUS(status) == 255 ? -1 : WEXITSTATUS(status);
+}
+
+static int call_errno(long nr)
+{
+	return syscall(nr, 0L, 0L, 0L, 0L, 0L, 0L) < 0 ? errno : 0;
+}
+
+/* The errno syscall nr got under the profile, or 0 for success. */
+static int errno_under(const char *profile, long nr)
+{
+	return under(profile, call_errno, nr);
 }
 
 #define OLD_PROFILE(deflt)                                                        \
@@ -105,6 +115,58 @@ TEST(a_profile_naming_a_newer_syscall_moves_the_threshold)
 	return 0;
 }
 
+/* close_range refused with errnoRet (0: the default, EPERM) */
+#define NO_CLOSE_RANGE(ret)                                                        \
+	"{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": " \
+	"[\"close_range\"], \"action\": \"SCMP_ACT_ERRNO\"" ret "}]}"
+
+/* 0 when fd_close_from (from a folder listing /proc/self/fd, or -1)
+ * closed both of two fds and itself succeeded, 1 when it failed and left
+ * them, 2 otherwise. */
+static int close_from_two(long with_folder)
+{
+	int a = open("/dev/null", O_RDONLY), b = open("/dev/null", O_RDONLY);
+	int dir = with_folder ? open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	int r = fd_close_from(dir, (unsigned int)a, &err);
+
+	if (r == 0 && fcntl(a, F_GETFD) < 0 && fcntl(b, F_GETFD) < 0)
+		return 0;
+	if (r < 0 && fcntl(a, F_GETFD) >= 0 && fcntl(b, F_GETFD) >= 0)
+		return 1;
+	return 2;
+}
+
+TEST(close_from_lists_the_fd_folder_where_close_range_is_refused)
+{
+	NEEDS_SECCOMP();
+	CHECK(under(NO_CLOSE_RANGE(""), close_from_two, 1) == 0);
+	CHECK(under(NO_CLOSE_RANGE(""), close_from_two, 0) == 1);
+	return 0;
+}
+
+TEST(close_from_lists_the_fd_folder_where_close_range_is_missing)
+{
+	NEEDS_SECCOMP();
+	CHECK(under(NO_CLOSE_RANGE(", \"errnoRet\": 38"), close_from_two, 1) == 0);
+	CHECK(under(NO_CLOSE_RANGE(", \"errnoRet\": 38"), close_from_two, 0) == 0);
+	return 0;
+}
+
+static int have_close_range(long unused)
+{
+	(void)unused;
+	return fd_have_close_range();
+}
+
+TEST(close_range_is_missing_only_on_enosys)
+{
+	NEEDS_SECCOMP();
+	CHECK(have_close_range(0) == 1);
+	CHECK(under(NO_CLOSE_RANGE(""), have_close_range, 0) == 1);
+	CHECK(under(NO_CLOSE_RANGE(", \"errnoRet\": 38"), have_close_range, 0) == 0);
+	return 0;
+}
+
 int main(void)
 {
 	TAP_START();
@@ -112,5 +174,8 @@ int main(void)
 	RUN(an_older_unnamed_syscall_gets_the_default_errno);
 	RUN(the_stub_answers_before_a_killing_default);
 	RUN(a_profile_naming_a_newer_syscall_moves_the_threshold);
+	RUN(close_from_lists_the_fd_folder_where_close_range_is_refused);
+	RUN(close_from_lists_the_fd_folder_where_close_range_is_missing);
+	RUN(close_range_is_missing_only_on_enosys);
 	TAP_DONE();
 }
