@@ -92,6 +92,17 @@ static int parse_arg(yajl_val v, const char *where, struct oci_scmp_arg *a, stru
 	return k < 0 ? -1 : 0;
 }
 
+/* As runc and youki do: the runtime itself writes after a filter loads
+ * (READY, exec.fifo, --log), so write is never the agent's to answer. */
+static int refuses_notify(char **names, const char *where, struct shim_error *err)
+{
+	for (size_t i = 0; names[i]; i++)
+		if (!strcmp(names[i], "write"))
+			return json_fail(err, where, "names[%zu]: SCMP_ACT_NOTIFY cannot be used for "
+					 "the write syscall", i);
+	return 0;
+}
+
 static int parse_rule(yajl_val v, const char *where, struct oci_scmp_rule *rule,
 		      struct shim_error *err)
 {
@@ -106,6 +117,8 @@ static int parse_rule(yajl_val v, const char *where, struct oci_scmp_rule *rule,
 		return json_fail(err, where, "names: must list at least one syscall");
 	if (parse_action(v, "action", "errnoRet", where, &rule->action, err) < 0 ||
 	    json_get_array(v, "args", where, &args, err) < 0)
+		return -1;
+	if (rule->action.kind == ACT_NOTIFY && refuses_notify(rule->names, where, err) < 0)
 		return -1;
 	if (!args || !args->u.array.len)
 		return 0;
@@ -191,6 +204,12 @@ int oci_seccomp_parse(yajl_val obj, struct oci_seccomp *s, struct shim_error *er
 	    parse_archs(obj, s, err) < 0 || parse_flags(obj, s, err) < 0 ||
 	    json_get_array(obj, "syscalls", "linux.seccomp", &rules, err) < 0)
 		goto fail;
+	/* every syscall not named, write with them (as above) */
+	if (s->default_action.kind == ACT_NOTIFY) {
+		json_fail(err, "linux.seccomp.defaultAction",
+			  "SCMP_ACT_NOTIFY cannot be used as default action");
+		goto fail;
+	}
 	if (rules && rules->u.array.len) {
 		s->rules = calloc(rules->u.array.len, sizeof(*s->rules));
 		if (!s->rules) {

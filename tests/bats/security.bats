@@ -245,6 +245,19 @@ agent_gone() {
 	assert_nothing_left
 }
 
+@test "SCMP_ACT_NOTIFY for write or as the default action is refused, as runc does" {
+	update_config '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW", "listenerPath": "/a.sock",
+		"syscalls": [{"names": ["write"], "action": "SCMP_ACT_NOTIFY"}]}'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "linux.seccomp.syscalls[0]: names[0]: SCMP_ACT_NOTIFY cannot be used for the write syscall"
+	update_config '.linux.seccomp = {"defaultAction": "SCMP_ACT_NOTIFY", "listenerPath": "/a.sock"}'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "linux.seccomp.defaultAction: SCMP_ACT_NOTIFY cannot be used as default action"
+	assert_nothing_left
+}
+
 @test "linux.personality LINUX32 makes uname report a 32-bit machine" {
 	update_config '.process.args = ["uname", "-m"] | .linux.personality = {"domain": "LINUX32"}'
 	run shim run -b "$BUNDLE" c1

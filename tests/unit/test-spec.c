@@ -130,6 +130,15 @@ static const struct {
 	  MINIMAL ",\"linux\":{\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\","
 		  "\"architectures\":[\"X86\"]}}}",
 	  "linux.seccomp.architectures: \"X86\" is not an SCMP_ARCH_ name" },
+	{ "seccomp_notify_is_refused_where_the_runtime_needs_the_syscall",
+	  MINIMAL ",\"linux\":{\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\","
+		  "\"listenerPath\":\"/a.sock\",\"syscalls\":[{\"names\":[\"mkdir\",\"write\"],"
+		  "\"action\":\"SCMP_ACT_NOTIFY\"}]}}}",
+	  "linux.seccomp.syscalls[0]: names[1]: SCMP_ACT_NOTIFY cannot be used for the write syscall" },
+	{ "seccomp_notify_is_refused_where_the_runtime_needs_the_syscall",
+	  MINIMAL ",\"linux\":{\"seccomp\":{\"defaultAction\":\"SCMP_ACT_NOTIFY\","
+		  "\"listenerPath\":\"/a.sock\"}}}",
+	  "linux.seccomp.defaultAction: SCMP_ACT_NOTIFY cannot be used as default action" },
 	{ "sysctl_and_oom_score_adj_are_checked",
 	  MINIMAL ",\"linux\":{\"sysctl\":{\"../../x\":\"1\"}}}",
 	  "linux.sysctl: \"../../x\" is not a sysctl name" },
