@@ -41,6 +41,7 @@
 #include "shim/rootfs.h"
 #include "shim/resctrl.h"
 #include "shim/rootless.h"
+#include "shim/seccomp.h"
 #include "shim/signals.h"
 #include "shim/spawn.h"
 #include "shim/store.h"
@@ -212,7 +213,7 @@ static int connect_agent(const struct oci_spec *s, int *fd, struct shim_error *e
 	*fd = -1;
 	if (!s->seccomp.present || !oci_seccomp_uses_notify(&s->seccomp))
 		return 0;
-	*fd = fd_connect_unix(s->seccomp.listener_path, "linux.seccomp.listenerPath", err);
+	*fd = seccomp_agent_connect(&s->seccomp, err);
 	return *fd < 0 ? -1 : 0;
 }
 

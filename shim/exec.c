@@ -22,6 +22,7 @@
 #include "shim/procfs.h"
 #include "shim/cgroup_v1.h"
 #include "shim/resctrl.h"
+#include "shim/seccomp.h"
 #include "shim/spawn.h"
 #include "shim/store.h"
 #include "shim/sync.h"
@@ -306,7 +307,7 @@ static int spawn(struct container *c, const struct exec_opts *o, int *pidfd, int
 	x.v1 = &c->v1;
 	x.hold = x.late_cgroup || rdt_group >= 0 || cgroup_v1_is_open(&c->v1);
 	if (o->seccomp && o->seccomp->present && oci_seccomp_uses_notify(o->seccomp)) {
-		agent = fd_connect_unix(o->seccomp->listener_path, "linux.seccomp.listenerPath", err);
+		agent = seccomp_agent_connect(o->seccomp, err);
 		if (agent < 0)
 			return shim_error_wrap(err, "exec");
 		x.agent_fd = agent;

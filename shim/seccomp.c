@@ -319,3 +319,10 @@ int seccomp_install(struct seccomp_program *p, int agent_fd, const char *agent_m
 		close(nfd);
 	return r;
 }
+
+int seccomp_agent_connect(const struct oci_seccomp *s, struct shim_error *err)
+{
+	log_debug("connecting to the seccomp agent at %s", s->listener_path);
+	return fd_connect_unix(s->listener_path,
+			       "linux.seccomp.listenerPath: failed to connect with seccomp agent", err);
+}

@@ -35,4 +35,8 @@ void seccomp_program_free(struct seccomp_program *p);
 int seccomp_install(struct seccomp_program *p, int agent_fd, const char *agent_message,
 		    struct shim_error *err);
 
+/* SCMP_ACT_NOTIFY: a socket connected to the agent at s's listenerPath,
+ * made on the host before anything of the container's is entered. */
+int seccomp_agent_connect(const struct oci_seccomp *s, struct shim_error *err);
+
 #endif

@@ -241,7 +241,7 @@ agent_gone() {
 	update_config --arg s "$BATS_TEST_TMPDIR/none.sock" '.linux.seccomp.listenerPath = $s'
 	shim_detached create -b "$BUNDLE" c1
 	assert_failure
-	assert_output_has "linux.seccomp.listenerPath: connect $BATS_TEST_TMPDIR/none.sock"
+	assert_output_has "linux.seccomp.listenerPath: failed to connect with seccomp agent: connect $BATS_TEST_TMPDIR/none.sock"
 	assert_nothing_left
 }
 
