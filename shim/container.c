@@ -130,8 +130,8 @@ static int runtime_hooks(int sync_fd, const struct create_opts *o, const struct 
 		return -1;
 	log_debug("running the prestart and createRuntime hooks");
 	state = hooks_state_json(b->spec, o->id, pid, "creating", b->path, err);
-	if (!state || hooks_run(h, HOOK_PRESTART, state, err) < 0 ||
-	    hooks_run(h, HOOK_CREATE_RUNTIME, state, err) < 0)
+	if (!state || hooks_run(h, HOOK_PRESTART, state, -1, err) < 0 ||
+	    hooks_run(h, HOOK_CREATE_RUNTIME, state, -1, err) < 0)
 		return -1;
 	if (sync_send_continue(sync_fd, pid) < 0)
 		return shim_fail_errno(err, "telling the init to go on");

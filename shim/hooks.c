@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -27,6 +28,7 @@ extern char **environ;
 struct hook_child {
 	const struct oci_hook *hook;
 	int in, out;		/* the child's ends */
+	int fd_dir;		/* for fd_close_from, or -1 */
 	pid_t runtime;		/* its parent */
 };
 
@@ -34,6 +36,8 @@ static int hook_main(void *arg)
 {
 	struct hook_child *c = arg;
 	char *default_args[] = { c->hook->path, NULL };
+	struct shim_error err = { 0 };
+	char text[512];
 	sigset_t none;
 
 	/* A runtime killed while its hook runs takes the hook along (kept
@@ -46,7 +50,10 @@ static int hook_main(void *arg)
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
-	fd_close_from(-1, 3, NULL);
+	if (fd_close_from(c->fd_dir, 3, &err) < 0) {
+		dprintf(STDERR_FILENO, "%s", shim_error_text(&err, text, sizeof(text)));
+		return 127;
+	}
 	execve(c->hook->path, c->hook->args ? c->hook->args : default_args,
 	       c->hook->env ? c->hook->env : environ);
 	dprintf(STDERR_FILENO, "exec: %s", strerror(errno));
@@ -94,12 +101,20 @@ static void tidy_output(char *text)
 			*p = ' ';
 }
 
+/* "bad system call": strsignal's text as runc's errors say it */
+static const char *signal_text(int sig, char *text, size_t len)
+{
+	snprintf(text, len, "%s", strsignal(sig));
+	text[0] = (char)tolower((unsigned char)text[0]);
+	return text;
+}
+
 int hooks_run_one(const struct oci_hook *hook, const char *where, const char *state,
-		  struct shim_error *err)
+		  int fd_dir, struct shim_error *err)
 {
 	int in[2], out[2], status = 0, pidfd = -1;
-	char kept[OUTPUT_KEPT] = "";
-	struct hook_child c = { .hook = hook, .runtime = getpid() };
+	char kept[OUTPUT_KEPT] = "", sig[64];
+	struct hook_child c = { .hook = hook, .runtime = getpid(), .fd_dir = fd_dir };
 	bool exited;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in) < 0)
@@ -131,10 +146,13 @@ int hooks_run_one(const struct oci_hook *hook, const char *where, const char *st
 	if (!exited)
 		return shim_fail(err, ETIMEDOUT, "%s (%s): timed out after %u s", where, hook->path,
 				 hook->timeout);
+	if (status > 128)
+		return shim_fail(err, 0, "%s (%s): killed by signal %d (%s)%s%s", where, hook->path,
+				 status - 128, signal_text(status - 128, sig, sizeof(sig)),
+				 kept[0] ? ": " : "", kept);
 	if (status != 0)
-		return shim_fail(err, 0, "%s (%s): %s %d%s%s", where, hook->path,
-				 status > 128 ? "killed by signal" : "exited with status",
-				 status > 128 ? status - 128 : status, kept[0] ? ": " : "", kept);
+		return shim_fail(err, 0, "%s (%s): exited with status %d%s%s", where, hook->path,
+				 status, kept[0] ? ": " : "", kept);
 	return 0;
 }
 
@@ -144,14 +162,15 @@ bool hooks_any(const struct oci_hooks *h, enum oci_hook_kind kind)
 }
 
 int hooks_run(const struct oci_hooks *h, enum oci_hook_kind kind, const char *state_json,
-	      struct shim_error *err)
+	      int fd_dir, struct shim_error *err)
 {
 	for (size_t i = 0; i < h->n[kind]; i++) {
 		char where[64];
 
 		snprintf(where, sizeof(where), "hooks.%s[%zu]", oci_hook_kind_name(kind), i);
-		if (hooks_run_one(&h->list[kind][i], where, state_json, err) < 0)
-			return -1;
+		if (hooks_run_one(&h->list[kind][i], where, state_json, fd_dir, err) < 0)
+			return shim_error_wrap(err, "error running %s hook #%zu",
+					       oci_hook_kind_name(kind), i);
 	}
 	return 0;
 }
@@ -163,8 +182,9 @@ void hooks_run_warn(const struct oci_hooks *h, enum oci_hook_kind kind, const ch
 		char where[64], text[2048];
 
 		snprintf(where, sizeof(where), "hooks.%s[%zu]", oci_hook_kind_name(kind), i);
-		if (hooks_run_one(&h->list[kind][i], where, state_json, &err) < 0)
-			log_warn("%s", shim_error_text(&err, text, sizeof(text)));
+		if (hooks_run_one(&h->list[kind][i], where, state_json, -1, &err) < 0)
+			log_warn("error running %s hook #%zu: %s", oci_hook_kind_name(kind), i,
+				 shim_error_text(&err, text, sizeof(text)));
 	}
 }
 

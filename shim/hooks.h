@@ -24,15 +24,18 @@
 #include "oci/error.h"
 
 /* The hooks of one kind, in order; the first failure stops them and names
- * the hook: "hooks.createRuntime[1] (/bin/x): exited with status 3: <what
- * it printed>". */
+ * the hook: "error running createRuntime hook #1: hooks.createRuntime[1]
+ * (/bin/x): exited with status 3: <what it printed>". fd_dir: as for
+ * fd_close_from, the caller's fd folder where close_range may fail (an
+ * init under its filter), else -1. */
 int hooks_run(const struct oci_hooks *h, enum oci_hook_kind kind, const char *state_json,
-	      struct shim_error *err);
+	      int fd_dir, struct shim_error *err);
 
 /* One program run as a hook is (state on its stdin, its output kept for
- * the error, killed after its timeout), its failure named by where. */
+ * the error, killed after its timeout; not run when fds above 2 cannot
+ * all be closed), its failure named by where. */
 int hooks_run_one(const struct oci_hook *hook, const char *where, const char *state,
-		  struct shim_error *err);
+		  int fd_dir, struct shim_error *err);
 
 /* Every hook of the kind, failures logged as warnings. */
 void hooks_run_warn(const struct oci_hooks *h, enum oci_hook_kind kind, const char *state_json);

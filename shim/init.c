@@ -62,14 +62,14 @@ bool init_needs_handshake(const struct oci_spec *s)
 }
 
 static int init_run_hooks(struct init_ctx *c, enum oci_hook_kind kind, const char *status,
-			  struct shim_error *err)
+			  int fd_dir, struct shim_error *err)
 {
 	_cleanup_free_ char *state = NULL;
 
 	if (!hooks_any(&c->spec->hooks, kind))
 		return 0;
 	state = hooks_state_json(c->spec, c->id, c->host_pid, status, c->bundle, err);
-	return state ? hooks_run(&c->spec->hooks, kind, state, err) : -1;
+	return state ? hooks_run(&c->spec->hooks, kind, state, fd_dir, err) : -1;
 }
 
 /* Between the mounts and pivot_root: the runtime's hooks, then ours. */
@@ -86,7 +86,7 @@ static int init_before_pivot(struct init_ctx *c, struct shim_error *err)
 	if (r <= 0 || msg.type != SYNC_CONTINUE)
 		return r < 0 ? -1 : shim_fail(err, EPROTO, "no go-ahead from the runtime after its hooks");
 	c->host_pid = msg.pid;
-	return init_run_hooks(c, HOOK_CREATE_CONTAINER, "creating", err);
+	return init_run_hooks(c, HOOK_CREATE_CONTAINER, "creating", -1, err);
 }
 
 /* A bind source the runtime cloned for mounts[index]. */
@@ -284,6 +284,18 @@ static int wait_for_start(struct init_ctx *c, const struct process_plan *plan,
 	return 0;
 }
 
+/* startContainer hooks run under the container's seccomp filter, as with
+ * runc and crun: loaded now where noNewPrivileges kept it for the exec. */
+static int run_start_hooks(struct init_ctx *c, struct process_plan *plan, struct shim_error *err)
+{
+	if (!hooks_any(&c->spec->hooks, HOOK_START_CONTAINER))
+		return 0;
+	if (process_load_filter(plan, err) < 0)
+		return -1;
+	return init_run_hooks(c, HOOK_START_CONTAINER, "created",
+			      plan->has_fd_dir ? plan->fd_dir : -1, err);
+}
+
 int init_main(void *arg)
 {
 	struct init_ctx *c = arg;
@@ -297,7 +309,7 @@ int init_main(void *arg)
 	if (sync_report_setup(c->sync_fd, init_setup(c, &plan, &err), &err) < 0)
 		return 1;
 	c->sync_fd = safe_close(c->sync_fd);
-	if (wait_for_start(c, &plan, &err) == 0 && init_run_hooks(c, HOOK_START_CONTAINER, "created", &err) == 0)
+	if (wait_for_start(c, &plan, &err) == 0 && run_start_hooks(c, &plan, &err) == 0)
 		process_exec(&c->spec->process, &plan, c->preserve_fds, &err);
 	/* Past ready nobody listens on the socket: stderr is all there is. */
 	dprintf(STDERR_FILENO, "shim: container init: %s\n", shim_error_text(&err, text, sizeof(text)));

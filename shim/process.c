@@ -330,14 +330,19 @@ static int drop_privileges(const struct oci_process *p, struct process_plan *pla
 int process_drop_privileges(const struct oci_process *p, struct process_plan *plan,
 			    struct shim_error *err)
 {
-	/* a filter loading now: the fd table is made ours first, as the
-	 * filter may refuse unshare at the exec */
-	if (plan->seccomp && !p->no_new_privileges) {
+	/* a filter loading before the exec (now, or before startContainer
+	 * hooks): the fd table is made ours first, as it may refuse unshare */
+	if (plan->seccomp) {
 		if (unshare(CLONE_FILES) < 0)
 			return shim_fail_errno(err, "unshare(CLONE_FILES)");
 		plan->files_private = true;
 	}
 	return drop_privileges(p, plan, err);
+}
+
+int process_load_filter(struct process_plan *plan, struct shim_error *err)
+{
+	return install_seccomp(plan, err);
 }
 
 int process_exec(const struct oci_process *p, struct process_plan *plan,

@@ -60,6 +60,11 @@ int process_set_oom_score_adj(const struct oci_process *p, struct shim_error *er
 int process_drop_privileges(const struct oci_process *p, struct process_plan *plan,
 			    struct shim_error *err);
 
+/* The filter, if not loaded yet (with noNewPrivileges it waits for the
+ * exec, to be as late as it can): before startContainer hooks, which run
+ * under it as with runc and crun. */
+int process_load_filter(struct process_plan *plan, struct shim_error *err);
+
 /* linux.memoryPolicy for this process and what it execs. */
 int process_set_mempolicy(const struct oci_memory_policy *m, struct shim_error *err);
 

@@ -138,8 +138,8 @@ static int run_runtime_hooks(const struct restore_target *t, pid_t pid, struct s
 	if (!hooks_any(h, HOOK_PRESTART) && !hooks_any(h, HOOK_CREATE_RUNTIME))
 		return 0;
 	state = hooks_state_json(t->b->spec, t->id, pid, "creating", t->b->path, err);
-	if (!state || hooks_run(h, HOOK_PRESTART, state, err) < 0 ||
-	    hooks_run(h, HOOK_CREATE_RUNTIME, state, err) < 0)
+	if (!state || hooks_run(h, HOOK_PRESTART, state, -1, err) < 0 ||
+	    hooks_run(h, HOOK_CREATE_RUNTIME, state, -1, err) < 0)
 		return -1;
 	return 0;
 }

@@ -166,7 +166,7 @@ static int run_id_tool(const char *tool, pid_t pid, const struct oci_id_mapping 
 	}
 	args[a] = NULL;
 	snprintf(where, sizeof(where), "%s: %s", field, tool);
-	if (hooks_run_one(&hook, where, "", err) < 0)
+	if (hooks_run_one(&hook, where, "", -1, err) < 0)
 		return -1;
 	log_debug("%s of %d written by %s", field, (int)pid, path);
 	return 0;

@@ -84,7 +84,8 @@ poststop stopped"
 	add_hook createContainer /bin/false '["false"]'
 	shim_detached create -b "$BUNDLE" c1
 	assert_failure
-	assert_output_has "hooks.createContainer[1] (/bin/false): exited with status 1"
+	# runc's words first, then the hook's JSON path
+	assert_output_has "error running createContainer hook #1: hooks.createContainer[1] (/bin/false): exited with status 1"
 	assert_nothing_left
 }
 
@@ -134,14 +135,40 @@ main 1000 1001"
 	diff "$HK/main" "$HK/hook"
 }
 
+@test "startContainer hooks run under the container's seccomp filter, whatever noNewPrivileges" {
+	for nnp in true false; do
+		update_config --argjson n $nnp '.process.noNewPrivileges = $n |
+			.process.rlimits = [{"type": "RLIMIT_CORE", "soft": 0, "hard": 0}] |
+			.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW",
+				"syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_KILL"}]} |
+			.hooks = {"startContainer": [{"path": "/bin/sh", "args": ["sh", "-c", "mkdir /tmp/x"]}]}'
+		run shim run -b "$BUNDLE" c1
+		[ "$status" -eq 127 ] || { show_run; false; }
+		assert_output_has "error running startContainer hook #0: hooks.startContainer[0] (/bin/sh): killed by signal 31 (bad system call)"
+		[[ "$output" != *main* ]]
+		assert_nothing_left
+	done
+}
+
+@test "a startContainer hook gets only fds 0-2 where the filter refuses close_range" {
+	update_config '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW",
+			"syscalls": [{"names": ["close_range"], "action": "SCMP_ACT_ERRNO"}]}'
+	add_hook startContainer /bin/sh '["sh", "-c", "ls /proc/self/fd > /hk/fds"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output main
+	# ls's own directory fd is 3
+	[ "$(tr '\n' ' ' < "$HK/fds")" = "0 1 2 3 " ]
+}
+
 @test "failing poststart and poststop hooks only warn" {
 	add_hook poststart /bin/false '["false"]'
 	add_hook poststop /bin/false '["false"]'
 	run shim run -b "$BUNDLE" c1
 	assert_success
 	assert_output_has "main"
-	assert_output_has "warning: hooks.poststart[0] (/bin/false): exited with status 1"
-	assert_output_has "warning: hooks.poststop[0] (/bin/false): exited with status 1"
+	assert_output_has "warning: error running poststart hook #0: hooks.poststart[0] (/bin/false): exited with status 1"
+	assert_output_has "warning: error running poststop hook #0: hooks.poststop[0] (/bin/false): exited with status 1"
 	assert_nothing_left
 }
 
