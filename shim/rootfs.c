@@ -325,12 +325,42 @@ static int mount_cgroup_v1(int root_fd, const struct oci_mount *m, const struct 
 			       true, err);
 }
 
-static int mount_fs(int root_fd, const struct oci_mount *m, const struct mount_opts *o,
+/* As runc: a tmpfs without mode= takes the mode of the folder it covers,
+ * all twelve bits (a tmpfs over /tmp keeps its sticky bit); mode buf
+ * holds the parameter added to *o. */
+static void tmpfs_mode_of_folder(int root_fd, const struct oci_mount *m, struct mount_opts *o,
+				 char *buf, size_t len)
+{
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+
+	for (unsigned int i = 0; i < o->n_fs_params; i++)
+		if (strncmp(o->fs_params[i], "mode=", 5) == 0)
+			return;
+	if (o->n_fs_params >= MOUNT_MAX_FS_PARAMS)
+		return;
+	/* not there yet: it is made 0755, the tmpfs keeps its own 1777 */
+	fd = rootfs_open(root_fd, m->destination, O_PATH, NULL);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode))
+		return;
+	snprintf(buf, len, "mode=%04o", (unsigned int)(st.st_mode & 07777));
+	log_debug("%s: tmpfs %s takes its folder's %s", o->where, m->destination, buf);
+	o->fs_param_index[o->n_fs_params] = o->n_fs_params;
+	o->fs_params[o->n_fs_params++] = buf;
+}
+
+static int mount_fs(int root_fd, const struct oci_mount *m, const struct mount_opts *given,
 		    const struct fs_ctx *x, struct shim_error *err)
 {
 	_cleanup_close_ int mnt = -1, target = -1;
 	const char *type = m->type, *label = x->label;
 	const char *context;
+	struct mount_opts with_mode = *given;
+	const struct mount_opts *o = &with_mode;
+	char mode[16];
+
+	if (strcmp(type, "tmpfs") == 0)
+		tmpfs_mode_of_folder(root_fd, m, &with_mode, mode, sizeof(mode));
 
 	/* On a cgroup v2 host, "cgroup" (what runc's spec says) means cgroup2. */
 	if (strcmp(type, "cgroup") == 0 && host_has_cgroup2())

@@ -22,6 +22,23 @@ setup() {
 	assert_output_has "container not running"
 }
 
+@test "a tmpfs without mode= takes its folder's mode, special bits too; mode= wins" {
+	chmod 'a=rwx,ug+s,+t' "$BUNDLE/rootfs/tmp"
+	mode=$(stat -c %A "$BUNDLE/rootfs/tmp")
+	update_config '.process.args = ["sh", "-c", "stat -c %A /tmp; stat -c %a /t2 /t3"] |
+		.mounts += [{"destination": "/tmp", "type": "tmpfs", "source": "tmpfs",
+			"options": ["nosuid", "nodev"]},
+			{"destination": "/t2", "type": "tmpfs", "source": "tmpfs", "options": ["mode=0410"]},
+			{"destination": "/t3", "type": "tmpfs", "source": "tmpfs"}]'
+	mkdir -m 0710 "$BUNDLE/rootfs/t2"
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	# /t3 is made for it: the tmpfs's own 1777
+	assert_output "$mode
+410
+1777"
+}
+
 @test "exec exits 255 on a runtime error, with the process's status otherwise" {
 	update_config '.process.args = ["sleep", "1000"]'
 	shim_detached run -d -b "$BUNDLE" c1
