@@ -565,13 +565,6 @@ static int pivot(int root_fd, struct shim_error *err)
 	return 0;
 }
 
-/*
- * The null device a masked file is covered with: the container's /dev/null,
- * opened with no link followed (a symlink /dev/null -> /proc/sys/kernel/
- * core_pattern turned runc's mask into a writable bind of a host knob,
- * CVE-2025-31133) and checked to be char 1:3; cloned from that very fd, so
- * nothing can be swapped in between.
- */
 /* The container's /dev/null, reached without following any link and
  * checked to be the null device (char 1:3), opened with flags: what is
  * bound over a masked file, and what stdio is reopened on. A planted
@@ -593,27 +586,50 @@ static int open_null_device(int root, int flags, struct shim_error *err)
 	return fd;
 }
 
-/* *null: the container's /dev/null, opened (and checked) at the first
- * masked file and cloned for each. */
-static int mask_path(int root, const char *path, const char *label, int *null,
-		     struct shim_error *err)
+/* What masked paths are covered with, made at the first one that needs
+ * it and cloned for each: the container's /dev/null (checked, above) for
+ * files; for folders one empty read-only tmpfs, shared as runc shares it
+ * (attached at the first folder: a detached mount cannot be cloned). */
+struct masks {
+	int null, tmpfs;
+	const char *label;
+};
+
+static int mask_folder(int target, struct masks *m, struct shim_error *err)
 {
 	struct mount_opts ro = { .attr_set = MOUNT_ATTR_RDONLY };
-	_cleanup_close_ int target = rootfs_open(root, path, O_PATH, err), mnt = -1;
+	_cleanup_close_ int mnt = -1;
+
+	if (m->tmpfs < 0) {
+		m->tmpfs = mount_new_fs("tmpfs", "tmpfs", &ro, m->label, err);
+		return m->tmpfs < 0 ? -1 : mount_attach(m->tmpfs, target, "", err);
+	}
+	mnt = mount_clone_tree(m->tmpfs, "", false, err);
+	return mnt < 0 ? -1 : mount_attach(mnt, target, "", err);
+}
+
+static int mask_file(int root, int target, struct masks *m, struct shim_error *err)
+{
+	_cleanup_close_ int mnt = -1;
+
+	if (m->null < 0 && (m->null = open_null_device(root, O_PATH, err)) < 0)
+		return shim_error_wrap(err, "refusing to bind it over the path");
+	mnt = mount_clone_tree(m->null, "", false, err);
+	if (mnt < 0 || mount_set_attrs(mnt, "", MOUNT_ATTR_RDONLY, 0, false, err) < 0)
+		return -1;
+	return mount_attach(mnt, target, "", err);
+}
+
+static int mask_path(int root, const char *path, struct masks *m, struct shim_error *err)
+{
+	_cleanup_close_ int target = rootfs_open(root, path, O_PATH, err);
 	struct stat st;
 
 	if (target < 0)
 		return err->errnum == ENOENT ? 0 : shim_error_wrap(err, "maskedPaths: %s", path);
 	if (fstat(target, &st) < 0)
 		return shim_fail_errno(err, "maskedPaths: %s", path);
-	if (!S_ISDIR(st.st_mode) && *null < 0 && (*null = open_null_device(root, O_PATH, err)) < 0)
-		return shim_error_wrap(err, "maskedPaths: %s: refusing to bind it over the path",
-				       path);
-	mnt = S_ISDIR(st.st_mode) ? mount_new_fs("tmpfs", "tmpfs", &ro, label, err)
-				 : mount_clone_tree(*null, "", false, err);
-	if (mnt < 0 ||
-	    (!S_ISDIR(st.st_mode) && mount_set_attrs(mnt, "", MOUNT_ATTR_RDONLY, 0, false, err) < 0) ||
-	    mount_attach(mnt, target, "", err) < 0)
+	if ((S_ISDIR(st.st_mode) ? mask_folder(target, m, err) : mask_file(root, target, m, err)) < 0)
 		return shim_error_wrap(err, "maskedPaths: %s", path);
 	return 0;
 }
@@ -723,14 +739,19 @@ static int reopen_null_stdio(int root, struct shim_error *err)
 int rootfs_finish(const struct oci_spec *spec, struct shim_error *err)
 {
 	/* past pivot_root: "/" is the container's root */
-	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), null = -1;
+	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	struct masks masks = { .null = -1, .tmpfs = -1, .label = spec->mount_label };
+	int r = 0;
 
 	if (root < 0)
 		return shim_fail_errno(err, "open /");
 	log_debug("init: maskedPaths, readonlyPaths, root.readonly, rootfsPropagation");
-	for (size_t i = 0; spec->masked_paths && spec->masked_paths[i]; i++)
-		if (mask_path(root, spec->masked_paths[i], spec->mount_label, &null, err) < 0)
-			return -1;
+	for (size_t i = 0; r == 0 && spec->masked_paths && spec->masked_paths[i]; i++)
+		r = mask_path(root, spec->masked_paths[i], &masks, err);
+	safe_close(masks.null);
+	safe_close(masks.tmpfs);
+	if (r < 0)
+		return -1;
 	for (size_t i = 0; spec->readonly_paths && spec->readonly_paths[i]; i++)
 		if (readonly_path(root, spec->readonly_paths[i], err) < 0)
 			return -1;

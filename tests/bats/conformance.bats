@@ -39,6 +39,18 @@ setup() {
 1777"
 }
 
+@test "masked folders share one empty read-only tmpfs, as with runc" {
+	mkdir "$BUNDLE/rootfs/m1" "$BUNDLE/rootfs/m2" "$BUNDLE/rootfs/m3"
+	touch "$BUNDLE/rootfs/m1/secret"
+	update_config '.linux.maskedPaths += ["/m1", "/m2", "/m3"] |
+		.process.args = ["sh", "-c", "stat -c %d /m1 /m2 /m3 | uniq | wc -l; ls -A /m1 | wc -l; touch /m2/x 2>&1"]'
+	run shim run -b "$BUNDLE" c1
+	assert_failure
+	assert_output "1
+0
+touch: /m2/x: Read-only file system"
+}
+
 @test "exec exits 255 on a runtime error, with the process's status otherwise" {
 	update_config '.process.args = ["sleep", "1000"]'
 	shim_detached run -d -b "$BUNDLE" c1
