@@ -178,8 +178,7 @@ static int parse_flags(yajl_val obj, struct oci_seccomp *s, struct shim_error *e
 
 bool oci_seccomp_uses_notify(const struct oci_seccomp *s)
 {
-	if (s->default_action.kind == ACT_NOTIFY)
-		return true;
+	/* a NOTIFY defaultAction is refused by the parser */
 	for (size_t i = 0; i < s->n_rules; i++)
 		if (s->rules[i].action.kind == ACT_NOTIFY)
 			return true;

@@ -293,7 +293,7 @@ static int run_start_hooks(struct init_ctx *c, struct process_plan *plan, struct
 	if (process_load_filter(plan, err) < 0)
 		return -1;
 	return init_run_hooks(c, HOOK_START_CONTAINER, "created",
-			      plan->has_fd_dir ? plan->fd_dir : -1, err);
+			      process_fd_dir(plan), err);
 }
 
 int init_main(void *arg)

@@ -369,9 +369,11 @@ int process_exec(const struct oci_process *p, struct process_plan *plan,
 	if (!plan->files_private && unshare(CLONE_FILES) < 0)
 		return shim_fail_errno(err, "unshare(CLONE_FILES)");
 	/* where close_range fails (the kernel lacks it, the filter loaded at
-	 * create refuses it), the fds are listed from our own fd folder */
-	if (fd_close_from(plan->has_fd_dir ? plan->fd_dir : -1,
-			  keep_agent_fd(plan, 3 + preserve_fds, err), err) < 0)
+	 * create refuses it), the fds are listed from our own fd folder; the
+	 * agent's socket moves first, and may move that folder */
+	unsigned int first = keep_agent_fd(plan, 3 + preserve_fds, err);
+
+	if (fd_close_from(process_fd_dir(plan), first, err) < 0)
 		return -1;
 	if (!plan->privileges_dropped && drop_privileges(p, plan, err) < 0)
 		return -1;

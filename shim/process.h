@@ -39,6 +39,12 @@ struct process_plan {
 				 * where the kernel lacks close_range */
 };
 
+/* The plan's fd folder for fd_close_from, or -1 when it has none. */
+static inline int process_fd_dir(const struct process_plan *plan)
+{
+	return plan->has_fd_dir ? plan->fd_dir : -1;
+}
+
 int process_prepare(const struct oci_process *p, const struct oci_seccomp *seccomp,
 		    struct process_plan *plan, struct shim_error *err);
 
