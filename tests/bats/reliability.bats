@@ -231,10 +231,12 @@ state.json" ]
 }
 
 @test "a config with 50000 env entries runs and the process sees them all" {
-	update_config '.process.args = ["sh", "-c", "env | grep -c ^V"] |
+	# env, not a shell: busybox sh takes a minute in TCG to import them
+	update_config '.process.args = ["env"] |
 		.process.env += [range(50000) | "V\(.)=x"] | .mounts |= map(select(.destination != "/hk"))'
 	run shim run -b "$BUNDLE" c1
 	assert_success
-	assert_output 50000
+	[ "$(grep -c '^V[0-9]*=x$' <<< "$output")" -eq 50000 ]
+	[[ "$output" == *$'\nV49999=x\n'* ]] || [[ "$output" == *$'\nV49999=x' ]]
 	assert_nothing_left
 }
