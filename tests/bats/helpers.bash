@@ -62,7 +62,7 @@ setup_bundle() {
 # threads (kthreadd, PID 2, and its children: kdevtmpfs has a mount
 # namespace of its own), one per line. The guest has none; a host may.
 # Builtins only (-ef compares the namespaces' inodes): every test calls it
-# twice, for each process there, and a readlink run costs 50 ms in a TCG
+# twice, for each process there, and a readlink run costs 0.1 s in a TCG
 # guest.
 in_other_mount_ns() {
 	local p ppid
