@@ -191,13 +191,23 @@ int process_prepare(const struct oci_process *p, const struct oci_seccomp *secco
 {
 	if (set_io_priority(p, err) < 0 || set_scheduler(p, err) < 0)
 		return -1;
-	if (enter_cwd(p->cwd, plan->cwd_must_exist, err) < 0)
-		return -1;
+	if (enter_cwd(p->cwd, plan->cwd_must_exist, err) < 0) {
+		/* as runc: a folder only process.user may enter (its group
+		 * unmapped in our user namespace, a root-squashed share) is
+		 * entered again once we are that user */
+		if (err->errnum != EACCES && err->errnum != EPERM)
+			return -1;
+		log_debug("%s; entering it again as process.user", err->msg);
+		plan->cwd_as_user = true;
+	}
 	if (build_env(p, plan, err) < 0)
 		return -1;
-	if (find_exe(p->args[0], plan->env, plan->exe, sizeof(plan->exe), err) < 0)
-		return -1;
-	log_debug("cwd %s; the program is %s", p->cwd, plan->exe);
+	/* the program is found from the cwd (a relative args[0]) */
+	if (!plan->cwd_as_user) {
+		if (find_exe(p->args[0], plan->env, plan->exe, sizeof(plan->exe), err) < 0)
+			return -1;
+		log_debug("cwd %s; the program is %s", p->cwd, plan->exe);
+	}
 	/* now, so that create fails on a label the kernel refuses; the labels
 	 * wait for the execve (startContainer hooks, exec'd after start, run
 	 * under them too, as with runc) */
@@ -311,6 +321,21 @@ int process_set_rlimits(pid_t pid, const struct oci_process *p, struct shim_erro
 	return 0;
 }
 
+/* process.cwd, and the program, where only process.user may reach them
+ * (process_prepare found neither): now that we are that user. */
+static int enter_cwd_as_user(const struct oci_process *p, struct process_plan *plan,
+			     struct shim_error *err)
+{
+	if (!plan->cwd_as_user)
+		return 0;
+	if (enter_cwd(p->cwd, plan->cwd_must_exist, err) < 0 ||
+	    find_exe(p->args[0], plan->env, plan->exe, sizeof(plan->exe), err) < 0)
+		return -1;
+	plan->cwd_as_user = false;
+	log_debug("cwd %s, entered as process.user; the program is %s", p->cwd, plan->exe);
+	return 0;
+}
+
 /* Without no_new_privs a filter needs CAP_SYS_ADMIN: it is loaded while
  * we have it, and the steps after it must pass it, as with runc. */
 static int drop_privileges(const struct oci_process *p, struct process_plan *plan,
@@ -324,7 +349,7 @@ static int drop_privileges(const struct oci_process *p, struct process_plan *pla
 	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return shim_fail_errno(err, "process.noNewPrivileges");
 	plan->privileges_dropped = true;
-	return 0;
+	return enter_cwd_as_user(p, plan, err);
 }
 
 int process_drop_privileges(const struct oci_process *p, struct process_plan *plan,
@@ -359,7 +384,8 @@ int process_exec(const struct oci_process *p, struct process_plan *plan,
 	if (fd_pass_preserved(preserve_fds, err) < 0)
 		return -1;
 	log_debug("closing every fd above %u, %sexec %s", 2 + preserve_fds,
-		  plan->privileges_dropped ? "" : "dropping privileges, ", plan->exe);
+		  plan->privileges_dropped ? "" : "dropping privileges, ",
+		  plan->exe[0] ? plan->exe : p->args[0]);
 	if (process_set_cpus(p->cpus_final, p->cpus_final_mask, "process.execCPUAffinity.final",
 			     err) < 0)
 		return -1;

@@ -31,6 +31,9 @@ struct process_plan {
 	char *agent_message;	/* what goes with the notify fd */
 	bool cwd_must_exist;	/* set by the caller: in the runtime's own mount
 				 * namespace nothing is created on the host */
+	bool cwd_as_user;	/* process.cwd refused us (EACCES, EPERM): it
+				 * and the program are found again as
+				 * process.user, once privileges are dropped */
 	bool privileges_dropped;	/* by process_drop_privileges */
 	bool files_private;	/* our fd table unshared already */
 	bool has_fd_dir;	/* our /proc/self/fd on the runtime's procfs */

@@ -243,3 +243,47 @@ read-only"
 	assert_output_has "process.user.uid: setuid 70000: Invalid argument"
 	assert_nothing_left
 }
+
+# A folder of the container's uid 1000 whose group the namespace does not
+# map: its root may not enter it (capabilities reach only an inode whose
+# owner and group are both mapped), uid 1000 may, as its owner.
+only_user_1000_folder() {
+	mkdir -p "$BUNDLE/rootfs/home/u"
+	chown "${1:-101000}:0" "$BUNDLE/rootfs/home/u"
+	chmod 700 "$BUNDLE/rootfs/home/u"
+}
+
+@test "a process.cwd only process.user may enter is entered as that user, as runc does" {
+	with_user_ns
+	only_user_1000_folder
+	update_config '.process.user.uid = 1000 | .process.user.gid = 1000 |
+		.process.cwd = "/home/u" | .process.args = ["sh", "-c", "pwd; id -u"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "/home/u
+1000"
+	assert_nothing_left
+}
+
+@test "exec --user into a process.cwd only that user may enter" {
+	with_user_ns
+	only_user_1000_folder
+	update_config '.process.args = ["sleep", "1000"]'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	run shim exec --user 1000:1000 --cwd /home/u c1 sh -c 'pwd; id -u'
+	assert_success
+	assert_output "/home/u
+1000"
+}
+
+@test "a process.cwd process.user may not enter either fails create, named, leaving nothing" {
+	with_user_ns
+	only_user_1000_folder 102000
+	update_config '.process.user.uid = 1000 | .process.user.gid = 1000 |
+		.process.cwd = "/home/u"'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "process.cwd: chdir /home/u: Permission denied"
+	assert_nothing_left
+}
