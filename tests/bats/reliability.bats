@@ -155,9 +155,7 @@ state.json" ]
 			"$SHIM_BIN" --root "$ROOT" create -b "$BUNDLE" "p$i" &&
 			"$SHIM_BIN" --root "$ROOT" start "p$i" &&
 			for _ in $(seq 300); do
-				# no jq: fifty polls at once, and jq takes 0.3 s in TCG
-				out=$("$SHIM_BIN" --root "$ROOT" state "p$i") &&
-					[[ "$out" =~ \"status\":\ *\"stopped\" ]] && break
+				[ "$(container_status "p$i")" = stopped ] && break
 				sleep 0.1
 			done &&
 			"$SHIM_BIN" --root "$ROOT" delete "p$i"
