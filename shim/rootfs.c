@@ -349,6 +349,53 @@ static void tmpfs_mode_of_folder(int root_fd, const struct oci_mount *m, struct 
 	o->fs_params[o->n_fs_params++] = buf;
 }
 
+/* proc and sysfs (as runc requires: their masked and read-only paths are
+ * found under them by path) and the /dev the runtime fills (its devices
+ * are opened without following links) are mounted on a folder of the
+ * image, never through a link put in its place. */
+static bool wants_plain_folder(const char *type, const char *destination)
+{
+	char clean[PATH_MAX];
+
+	return strcmp(type, "proc") == 0 || strcmp(type, "sysfs") == 0 ||
+	       (clean_path(destination, clean, sizeof(clean)) && strcmp(clean, "/dev") == 0);
+}
+
+/* The destination's last component itself (made when missing), refused
+ * unless it is a folder: the fd is what the mount is attached to. */
+static int open_plain_folder(int root_fd, const struct oci_mount *m, const char *type,
+			     struct shim_error *err)
+{
+	struct shim_error missing = { 0 };
+	int fd = rootfs_open(root_fd, m->destination, O_PATH | O_NOFOLLOW, &missing);
+	struct stat st;
+
+	if (fd < 0 && missing.errnum != ENOENT) {
+		*err = missing;
+		return -1;
+	}
+	if (fd < 0) {
+		fd = rootfs_make_path(root_fd, m->destination, false, err);
+		if (fd < 0)
+			return -1;
+		close(fd);
+		fd = rootfs_open(root_fd, m->destination, O_PATH | O_NOFOLLOW, err);
+		if (fd < 0)
+			return -1;
+	}
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return shim_fail_errno(err, "stat %s in the rootfs", m->destination);
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		close(fd);
+		return shim_fail(err, ENOTDIR, "%s must be mounted on ordinary directory: %s is %s "
+				 "in the rootfs", type, m->destination,
+				 S_ISLNK(st.st_mode) ? "a symbolic link" : "not a folder");
+	}
+	return fd;
+}
+
 static int mount_fs(int root_fd, const struct oci_mount *m, const struct mount_opts *given,
 		    const struct fs_ctx *x, struct shim_error *err)
 {
@@ -390,7 +437,9 @@ static int mount_fs(int root_fd, const struct oci_mount *m, const struct mount_o
 	}
 	if (mnt < 0)
 		return -1;
-	target = rootfs_make_path(root_fd, m->destination, false, err);
+	target = wants_plain_folder(type, m->destination) ?
+			 open_plain_folder(root_fd, m, type, err) :
+			 rootfs_make_path(root_fd, m->destination, false, err);
 	if (target < 0 || check_proc_target(m, target, err) < 0)
 		return -1;
 	return mount_attach(mnt, target, "", err);

@@ -143,6 +143,31 @@ ro"
 	fails_naming "mounts[0] (/proc): destination /proc: only a proc filesystem may be mounted there"
 }
 
+@test "proc is never mounted through a symlink the image put at /proc" {
+	rm -rf "$BUNDLE/rootfs/proc"
+	ln -s /elsewhere "$BUNDLE/rootfs/proc"
+	shim_detached run -b "$BUNDLE" c1
+	fails_naming "mounts[0] (/proc): proc must be mounted on ordinary directory: /proc is a symbolic link in the rootfs"
+	[ ! -e "$BUNDLE/rootfs/elsewhere" ]
+}
+
+@test "sysfs is never mounted through a symlink the image put at /sys" {
+	rm -rf "$BUNDLE/rootfs/sys"
+	mkdir "$BUNDLE/rootfs/elsewhere"
+	ln -s /elsewhere "$BUNDLE/rootfs/sys"
+	shim_detached run -b "$BUNDLE" c1
+	fails_naming "(/sys): sysfs must be mounted on ordinary directory: /sys is a symbolic link in the rootfs"
+	[ -z "$(ls -A "$BUNDLE/rootfs/elsewhere")" ]
+}
+
+@test "the /dev the runtime fills is never mounted through a symlink at /dev" {
+	rm -rf "$BUNDLE/rootfs/dev"
+	ln -s /elsewhere "$BUNDLE/rootfs/dev"
+	shim_detached run -b "$BUNDLE" c1
+	fails_naming "(/dev): tmpfs must be mounted on ordinary directory: /dev is a symbolic link in the rootfs"
+	[ ! -e "$BUNDLE/rootfs/elsewhere" ]
+}
+
 @test "lxcfs-style binds over /proc/uptime are still allowed" {
 	echo "12345.00 1.00" > "$BATS_TEST_TMPDIR/uptime"
 	update_config --arg s "$BATS_TEST_TMPDIR/uptime" '.process.args = ["cat", "/proc/uptime"] |
