@@ -73,6 +73,7 @@ struct exec_ctx {
 	bool user_joined;	/* the runtime is in the container's user namespace */
 	const struct cgroup_v1 *v1;	/* a cgroup v1 host: the container's folders */
 	int agent_fd;		/* SCMP_ACT_NOTIFY: connected to listenerPath, or -1 */
+	int wait_fifo;		/* --exec-wait-fifo, O_PATH, or -1 */
 	struct oci_state_view state;	/* the container's, for the agent */
 };
 
@@ -104,8 +105,9 @@ static int child_setup(struct exec_ctx *x, struct process_plan *plan, struct shi
 	if (x->o->process->has_oom_score_adj && procfs_fd(err) < 0)
 		return shim_error_wrap(err, "process.oomScoreAdj");
 	/* without close_range the fds are closed as our fd folder lists
-	 * them: opened on the runtime's procfs, before /proc is the container's */
-	if (!fd_have_close_range()) {
+	 * them, and --exec-wait-fifo is opened for writing through it: opened
+	 * on the runtime's procfs, before /proc is the container's */
+	if (!fd_have_close_range() || x->wait_fifo >= 0) {
 		plan->fd_dir = procfs_open_self("fd", O_RDONLY | O_DIRECTORY, err);
 		if (plan->fd_dir < 0)
 			return shim_error_wrap(err, "exec: our fd folder");
@@ -130,6 +132,23 @@ static int child_setup(struct exec_ctx *x, struct process_plan *plan, struct shi
 	return 0;
 }
 
+/* --exec-wait-fifo: blocks until someone opens the FIFO for reading, then
+ * writes one byte, as `start` finds in exec.fifo. */
+static int wait_for_reader(struct exec_ctx *x, const struct process_plan *plan,
+			   struct shim_error *err)
+{
+	_cleanup_close_ int fifo = -1;
+
+	log_debug("exec: waiting for a reader of --exec-wait-fifo before the exec");
+	fifo = procfs_reopen(plan->fd_dir, x->wait_fifo, O_WRONLY, err);
+	if (fifo < 0)
+		return shim_error_wrap(err, "--exec-wait-fifo: open for writing");
+	if (write(fifo, "0", 1) != 1)
+		return shim_fail_errno(err, "--exec-wait-fifo: write");
+	x->wait_fifo = safe_close(x->wait_fifo);
+	return 0;
+}
+
 static int exec_child(void *arg)
 {
 	struct exec_ctx *x = arg;
@@ -146,7 +165,8 @@ static int exec_child(void *arg)
 	if (x->hold && sync_expect(x->sync_fd, SYNC_CONTINUE, &msg, &err) < 0)
 		return 127;
 	x->sync_fd = safe_close(x->sync_fd);
-	process_exec(x->o->process, &plan, x->o->preserve_fds, &err);
+	if (x->wait_fifo < 0 || wait_for_reader(x, &plan, &err) == 0)
+		process_exec(x->o->process, &plan, x->o->preserve_fds, &err);
 	dprintf(STDERR_FILENO, "shim: exec: %s\n", shim_error_text(&err, text, sizeof(text)));
 	return 127;
 }
@@ -280,12 +300,13 @@ static int join_for_children(int init_pidfd, struct ns_plan *ns, struct exec_ctx
 	return 0;
 }
 
-static int spawn(struct container *c, const struct exec_opts *o, int *pidfd, int *master,
-		 struct shim_error *err)
+static int spawn(struct container *c, const struct exec_opts *o, int wait_fifo, int *pidfd,
+		 int *master, struct shim_error *err)
 {
 	struct ns_plan ns;
 	struct exec_ctx x = { .o = o, .init_pidfd = c->pidfd,
-			      .late_cgroup = c->status == STATUS_PAUSED, .agent_fd = -1 };
+			      .late_cgroup = c->status == STATUS_PAUSED, .agent_fd = -1,
+			      .wait_fifo = wait_fifo };
 	struct spawn sp;
 	_cleanup_close_ int target = -1, agent = -1, rdt_group = -1;
 	int r = -1;
@@ -340,9 +361,26 @@ static int spawn(struct container *c, const struct exec_opts *o, int *pidfd, int
 	return r;
 }
 
+/* --exec-wait-fifo: the caller's FIFO, held O_PATH until the child opens
+ * it for writing (runc's words in the errors). */
+static int open_wait_fifo(const char *path, struct shim_error *err)
+{
+	_cleanup_close_ int fd = open(path, O_PATH | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
+		return shim_fail_errno(err, "exec: --exec-wait-fifo: failed to open exec wait fifo %s",
+				       path);
+	if (fstat(fd, &st) < 0)
+		return shim_fail_errno(err, "exec: --exec-wait-fifo: stat %s", path);
+	if (!S_ISFIFO(st.st_mode))
+		return shim_fail(err, 0, "exec: --exec-wait-fifo: %s is not a fifo", path);
+	return TAKE_FD(fd);
+}
+
 int container_exec(struct container *c, const struct exec_opts *o, struct shim_error *err)
 {
-	_cleanup_close_ int pidfd = -1, master = -1;
+	_cleanup_close_ int pidfd = -1, master = -1, wait_fifo = -1;
 	int status;
 
 	if (c->status == STATUS_PAUSED && !o->ignore_paused)
@@ -358,9 +396,11 @@ int container_exec(struct container *c, const struct exec_opts *o, struct shim_e
 		return shim_fail(err, 0, "exec: --console-socket needs --tty (or process.terminal)");
 	if (fd_check_preserved(o->preserve_fds, err) < 0)
 		return -1;
+	if (o->wait_fifo && (wait_fifo = open_wait_fifo(o->wait_fifo, err)) < 0)
+		return -1;
 	if (!o->detach)
 		container_block_forwarded_signals();
-	if (spawn(c, o, &pidfd, &master, err) < 0)
+	if (spawn(c, o, wait_fifo, &pidfd, &master, err) < 0)
 		return -1;
 	if (o->pidfd_socket && pidfd_send_to_socket(o->pidfd_socket, pidfd, err) < 0) {
 		pidfd_kill_and_reap(pidfd);

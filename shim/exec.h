@@ -8,8 +8,10 @@
  * child makes itself non-dumpable (so nothing in the container can reach
  * the runtime through /proc/PID/exe), joins the other namespaces with one
  * setns(pidfd, ...), and then takes the init's own path: cwd check, PATH
- * lookup, report ready; limits, capabilities, user, no_new_privs,
- * unshare(CLONE_FILES), close_range, execve.
+ * lookup, report ready; with --exec-wait-fifo, a wait for a reader of
+ * that FIFO (opened for writing through the child's fd folder on the
+ * runtime's procfs, as the init opens exec.fifo); limits, capabilities,
+ * user, no_new_privs, unshare(CLONE_FILES), close_range, execve.
  */
 #ifndef SHIM_EXEC_H
 #define SHIM_EXEC_H
@@ -32,6 +34,8 @@ struct exec_opts {
 	bool detach;
 	const char *cgroup;		/* --cgroup [CONTROLLER:]PATH, below the container's */
 	bool ignore_paused;		/* --ignore-paused */
+	const char *wait_fifo;		/* --exec-wait-fifo: the process waits for a
+					 * reader of this FIFO right before its exec */
 };
 
 /* Foreground: the process's exit status (128 + signal if killed). Detached:

@@ -29,7 +29,7 @@
 enum { OPT_PROCESS = 'p', OPT_TTY = 't', OPT_CWD = 256, OPT_ENV = 'e', OPT_USER = 'u',
        OPT_GIDS = 'g', OPT_CAP = 'c', OPT_DETACH = 'd', OPT_PID_FILE = 257,
        OPT_CONSOLE_SOCKET, OPT_PRESERVE_FDS, OPT_PIDFD_SOCKET, OPT_NNP, OPT_APPARMOR,
-       OPT_LABEL, OPT_CGROUP, OPT_IGNORE_PAUSED };
+       OPT_LABEL, OPT_CGROUP, OPT_IGNORE_PAUSED, OPT_WAIT_FIFO };
 
 static const struct option opts[] = {
 	{ "process", required_argument, NULL, OPT_PROCESS },
@@ -49,6 +49,7 @@ static const struct option opts[] = {
 	{ "process-label", required_argument, NULL, OPT_LABEL },
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "ignore-paused", no_argument, NULL, OPT_IGNORE_PAUSED },
+	{ "exec-wait-fifo", required_argument, NULL, OPT_WAIT_FIFO },
 	{ 0 },
 };
 
@@ -120,6 +121,7 @@ static int parse_flags(int argc, char **argv, struct exec_flags *f, struct shim_
 		case OPT_NNP: f->nnp = true; break;
 		case OPT_CGROUP: f->o.cgroup = optarg; break;
 		case OPT_IGNORE_PAUSED: f->o.ignore_paused = true; break;
+		case OPT_WAIT_FIFO: f->o.wait_fifo = optarg; break;
 		case OPT_APPARMOR: f->apparmor = optarg; break;
 		case OPT_LABEL: f->label = optarg; break;
 		default:

@@ -70,6 +70,33 @@ setup() {
 	[ "$(readlink /proc/"$pid"/ns/pid)" = "$(readlink /proc/"$(shim state c1 | jq .pid)"/ns/pid)" ]
 }
 
+@test "exec --exec-wait-fifo runs the program only once the FIFO is opened for reading" {
+	mkfifo "$BATS_TEST_TMPDIR/wait"
+	shim_detached exec -d --pid-file "$BATS_TEST_TMPDIR/pid" --exec-wait-fifo "$BATS_TEST_TMPDIR/wait" \
+		c1 sh -c 'echo ran > /dev/shm/marker'
+	assert_success
+	pid=$(cat "$BATS_TEST_TMPDIR/pid")
+	# set up in the container's namespaces, held right before its exec
+	[ "$(readlink /proc/"$pid"/ns/mnt)" = "$(readlink /proc/"$(shim state c1 | jq .pid)"/ns/mnt)" ]
+	sleep 1
+	run shim exec c1 test -e /dev/shm/marker
+	[ "$status" -eq 1 ]
+	[ "$(timeout 10 cat "$BATS_TEST_TMPDIR/wait")" = 0 ]
+	retry 20 0.2 shim exec c1 test -e /dev/shm/marker
+}
+
+@test "exec --exec-wait-fifo refuses what is not a FIFO, naming it, and starts nothing" {
+	: > "$BATS_TEST_TMPDIR/file"
+	run shim exec --exec-wait-fifo "$BATS_TEST_TMPDIR/file" c1 touch /dev/shm/marker
+	assert_failure
+	assert_output_has "exec: --exec-wait-fifo: $BATS_TEST_TMPDIR/file is not a fifo"
+	run shim exec --exec-wait-fifo "$BATS_TEST_TMPDIR/none" c1 touch /dev/shm/marker
+	assert_failure
+	assert_output_has "exec: --exec-wait-fifo: failed to open exec wait fifo $BATS_TEST_TMPDIR/none: No such file or directory"
+	run shim exec c1 test -e /dev/shm/marker
+	[ "$status" -eq 1 ]
+}
+
 @test "exec of a missing program fails naming it and leaves no process" {
 	before=$(ls /proc | grep -c '^[0-9]')
 	run shim exec c1 no-such-program
