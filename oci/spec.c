@@ -481,6 +481,10 @@ static int parse_mounts(yajl_val arr, struct oci_spec *s, struct shim_error *err
 		    mount_opts_parse(out->options, where, &out->opts, err) < 0)
 			return -1;
 		out->bind = out->opts.bind || (out->type && strcmp(out->type, "bind") == 0);
+		/* ID mappings idmap the mount, with or without the idmap
+		 * option, as runc reads them (ridmap: recursively) */
+		if (out->n_uid_mappings || out->n_gid_mappings)
+			out->opts.idmap = true;
 	}
 	return 0;
 }

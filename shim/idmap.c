@@ -65,9 +65,10 @@ static int prepare_one(const struct oci_mount *m, const char *bundle, struct shi
 	int tree;
 
 	if (!m->bind)
-		return shim_fail(err, EINVAL, "idmap: only a bind mount can be idmapped");
+		return shim_fail(err, EINVAL, "idmap: only a bind mount can be idmapped (invalid mount)");
 	if (!m->n_uid_mappings || !m->n_gid_mappings)
-		return shim_fail(err, 0, "idmap needs uidMappings and gidMappings on the mount");
+		return shim_fail(err, 0, "idmap needs uidMappings and gidMappings on the mount "
+				 "(invalid mount)");
 	if (bind_source_path(m, bundle, source, sizeof(source)) < 0)
 		return shim_fail(err, 0, "source: missing for a bind mount (or too long)");
 	ns = userns_for(m, err);

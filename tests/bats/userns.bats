@@ -190,6 +190,28 @@ idmapped_mount() {
 	[ "$owner" = "0 0" ]
 }
 
+@test "ID mappings on a bind mount idmap it without the idmap option" {
+	make_ext4
+	setup_bundle stat -c "%u %g" /root/f
+	with_user_ns
+	update_config --arg s "$IMG_DIR" --argjson m "$MAP" \
+		'.mounts += [{"destination": "/root", "type": "bind", "source": $s,
+		"options": ["rbind"], "uidMappings": $m, "gidMappings": $m}]'
+	run shim run -b "$BUNDLE" c1
+	umount "$IMG_DIR"
+	assert_success
+	assert_output "0 0"
+}
+
+@test "a mount with uidMappings but no gidMappings is refused, named" {
+	update_config --argjson m "$MAP" '.mounts += [{"destination": "/root", "type": "bind",
+		"source": "/tmp", "options": ["rbind"], "uidMappings": $m}]'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "mounts[7] (/root): idmap needs uidMappings and gidMappings on the mount (invalid mount)"
+	assert_nothing_left
+}
+
 @test "idmap without mappings on the mount, or on a non-bind mount, is refused" {
 	update_config '.mounts += [{"destination": "/root", "type": "bind", "source": "/tmp",
 		"options": ["rbind", "idmap"]}]'

@@ -283,6 +283,25 @@ TEST(a_minimal_config_parses)
 	return 0;
 }
 
+TEST(mount_id_mappings_idmap_the_mount_without_the_option)
+{
+#define MAP "[{\"containerID\":0,\"hostID\":100000,\"size\":10}]"
+	struct oci_spec *s = parse(MINIMAL ",\"mounts\":["
+		"{\"destination\":\"/a\",\"type\":\"bind\",\"source\":\"/x\",\"options\":[\"rbind\"],"
+		"\"uidMappings\":" MAP ",\"gidMappings\":" MAP "},"
+		"{\"destination\":\"/b\",\"type\":\"bind\",\"source\":\"/x\",\"options\":[\"rbind\"]},"
+		"{\"destination\":\"/c\",\"type\":\"bind\",\"source\":\"/x\",\"options\":[\"ridmap\"],"
+		"\"uidMappings\":" MAP ",\"gidMappings\":" MAP "}]}");
+#undef MAP
+
+	CHECK(s && s->n_mounts == 3);
+	CHECK(s->mounts[0].opts.idmap && !s->mounts[0].opts.idmap_recursive);
+	CHECK(!s->mounts[1].opts.idmap);
+	CHECK(s->mounts[2].opts.idmap && s->mounts[2].opts.idmap_recursive);
+	oci_spec_free(s);
+	return 0;
+}
+
 TEST(unknown_members_are_ignored)
 {
 	struct oci_spec *s = parse(MINIMAL ",\"vm\":{\"x\":1},\"windows\":[]}");
@@ -562,6 +581,7 @@ int main(void)
 	RUN(the_default_spec_parses);
 	RUN(the_rootless_default_spec_maps_the_caller_and_needs_no_root);
 	RUN(a_minimal_config_parses);
+	RUN(mount_id_mappings_idmap_the_mount_without_the_option);
 	RUN(unknown_members_are_ignored);
 	RUN(rlimit_infinity_survives);
 	RUN(invalid_json_is_refused);
