@@ -54,10 +54,21 @@ int shim_error_wrap(struct shim_error *err, const char *fmt, ...)
 	return -1;
 }
 
+const char *shim_errno_text(int errnum, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", strerror(errnum));
+	if (buf[0] >= 'A' && buf[0] <= 'Z')
+		buf[0] = (char)(buf[0] - 'A' + 'a');
+	return buf;
+}
+
 const char *shim_error_text(const struct shim_error *err, char *buf, size_t len)
 {
+	char text[SHIM_ERRNO_TEXT_MAX];
+
 	if (err->errnum)
-		snprintf(buf, len, "%s: %s", err->msg, strerror(err->errnum));
+		snprintf(buf, len, "%s: %s", err->msg,
+			 shim_errno_text(err->errnum, text, sizeof(text)));
 	else
 		snprintf(buf, len, "%s", err->msg);
 	return buf;

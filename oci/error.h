@@ -31,7 +31,12 @@ int shim_fail_errno(struct shim_error *err, const char *fmt, ...)
 int shim_error_wrap(struct shim_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* The full text: "msg: strerror(errnum)" or just "msg". */
+/* The full text: "msg: errno text" or just "msg". */
 const char *shim_error_text(const struct shim_error *err, char *buf, size_t len);
+
+/* errnum's text as runc prints it (Go's syscall table): strerror's with
+ * its first letter in lower case, "no such file or directory". */
+#define SHIM_ERRNO_TEXT_MAX 128
+const char *shim_errno_text(int errnum, char *buf, size_t len);
 
 #endif

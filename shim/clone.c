@@ -39,7 +39,10 @@ static pid_t clone_fallback(uint64_t ns_flags, int cgroup_fd, int *pidfd, struct
 		flags &= ~(uint64_t)CLONE_NEWCGROUP;
 	pid = sys_clone_forklike((unsigned long)flags | SIGCHLD);
 	if (pid == 0 && cgroup_fd >= 0 && join_cgroup(cgroup_fd, ns_flags) < 0) {
-		dprintf(STDERR_FILENO, "shim: joining the container's cgroup: %s\n", strerror(errno));
+		char text[SHIM_ERRNO_TEXT_MAX];
+
+		dprintf(STDERR_FILENO, "shim: joining the container's cgroup: %s\n",
+			shim_errno_text(errno, text, sizeof(text)));
 		_exit(127);
 	}
 	if (pid <= 0)

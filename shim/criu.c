@@ -28,9 +28,10 @@ struct child_ctx {
 
 static void child_fail(const char *what)
 {
-	char text[300];
+	char text[300], errno_text[SHIM_ERRNO_TEXT_MAX];
 
-	snprintf(text, sizeof(text), "criu swrk: %s: %s", what, strerror(errno));
+	snprintf(text, sizeof(text), "criu swrk: %s: %s", what,
+		 shim_errno_text(errno, errno_text, sizeof(errno_text)));
 	log_error(text);
 	_exit(127);
 }

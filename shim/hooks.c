@@ -56,7 +56,7 @@ static int hook_main(void *arg)
 	}
 	execve(c->hook->path, c->hook->args ? c->hook->args : default_args,
 	       c->hook->env ? c->hook->env : environ);
-	dprintf(STDERR_FILENO, "exec: %s", strerror(errno));
+	dprintf(STDERR_FILENO, "exec: %s", shim_errno_text(errno, text, sizeof(text)));
 	return 127;
 }
 

@@ -229,7 +229,7 @@ boottime 1000000 5" sh -c 'tr -s " " < /proc/self/timens_offsets'
 	update_config '.linux.memoryPolicy = {"mode": "MPOL_BIND", "nodes": "5"}'
 	shim_detached create -b "$BUNDLE" c1
 	assert_failure
-	assert_output_has 'linux.memoryPolicy: set_mempolicy(2, "5"): Invalid argument'
+	assert_output_has 'linux.memoryPolicy: set_mempolicy(2, "5"): invalid argument'
 	assert_nothing_left
 }
 

@@ -24,7 +24,7 @@ create_fails_with() {
 
 @test "a missing config.json names the file" {
 	rm "$BUNDLE/config.json"
-	create_fails_with "$BUNDLE/config.json: No such file or directory"
+	create_fails_with "$BUNDLE/config.json: no such file or directory"
 }
 
 @test "empty process.args is rejected by its JSON path" {
@@ -148,5 +148,5 @@ create_fails_with() {
 
 @test "a sysctl that does not exist is named" {
 	update_config '.linux.sysctl = {"net.ipv4.nope": "1"}'
-	create_fails_with "linux.sysctl.net.ipv4.nope: open /proc/sys/net/ipv4/nope: No such file"
+	create_fails_with "linux.sysctl.net.ipv4.nope: open /proc/sys/net/ipv4/nope: no such file"
 }

@@ -92,7 +92,7 @@ setup() {
 	assert_output_has "exec: --exec-wait-fifo: $BATS_TEST_TMPDIR/file is not a fifo"
 	run shim exec --exec-wait-fifo "$BATS_TEST_TMPDIR/none" c1 touch /dev/shm/marker
 	assert_failure
-	assert_output_has "exec: --exec-wait-fifo: failed to open exec wait fifo $BATS_TEST_TMPDIR/none: No such file or directory"
+	assert_output_has "exec: --exec-wait-fifo: failed to open exec wait fifo $BATS_TEST_TMPDIR/none: no such file or directory"
 	run shim exec c1 test -e /dev/shm/marker
 	[ "$status" -eq 1 ]
 }

@@ -101,7 +101,7 @@ poststop stopped"
 	add_hook createRuntime /no/such/hook '["x"]'
 	shim_detached create -b "$BUNDLE" c1
 	assert_failure
-	assert_output_has "hooks.createRuntime[0] (/no/such/hook): exited with status 127: exec: No such file or directory"
+	assert_output_has "hooks.createRuntime[0] (/no/such/hook): exited with status 127: exec: no such file or directory"
 	assert_nothing_left
 }
 

@@ -126,7 +126,7 @@ assert_recovers() {
 	dd if=/dev/zero of="$ROOT/fill" bs=4096 count=1 2>/dev/null || true
 	shim_detached create -b "$BUNDLE" c1
 	assert_failure
-	assert_output_has "No space left on device"
+	assert_output_has "no space left on device"
 	run shim list -q
 	assert_success
 	[ "$(ls -A "$ROOT")" = fill ]

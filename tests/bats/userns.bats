@@ -253,7 +253,7 @@ read-only"
 		"source": "/no/such/source", "options": ["rbind"]}]'
 	shim_detached create -b "$BUNDLE" c1
 	assert_failure
-	assert_output_has "(/tmp): source /no/such/source: No such file or directory"
+	assert_output_has "(/tmp): source /no/such/source: no such file or directory"
 	assert_nothing_left
 }
 
@@ -262,7 +262,7 @@ read-only"
 	update_config '.process.user.uid = 70000'
 	shim_detached create -b "$BUNDLE" c1
 	assert_failure
-	assert_output_has "process.user.uid: setuid 70000: Invalid argument"
+	assert_output_has "process.user.uid: setuid 70000: invalid argument"
 	assert_nothing_left
 }
 
@@ -306,6 +306,6 @@ only_user_1000_folder() {
 		.process.cwd = "/home/u"'
 	shim_detached create -b "$BUNDLE" c1
 	assert_failure
-	assert_output_has "process.cwd: chdir /home/u: Permission denied"
+	assert_output_has "process.cwd: chdir /home/u: permission denied"
 	assert_nothing_left
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "oci/cleanup.h"
+#include "oci/error.h"
 #include "oci/state.h"
 #include "shim/caps.h"
 #include "shim/fd.h"
@@ -21,6 +22,19 @@
 #include "tests/unit/tap.h"
 
 static struct shim_error err;
+
+TEST(errors_read_errno_as_runc_does)
+{
+	char text[256];
+
+	shim_fail(&err, ENOENT, "open %s", "/x");
+	CHECK(strcmp(shim_error_text(&err, text, sizeof(text)),
+		     "open /x: no such file or directory") == 0);
+	CHECK(strcmp(shim_errno_text(EPERM, text, sizeof(text)), "operation not permitted") == 0);
+	shim_fail(&err, 0, "plain");
+	CHECK(strcmp(shim_error_text(&err, text, sizeof(text)), "plain") == 0);
+	return 0;
+}
 
 TEST(mount_options_sort_into_attributes_and_parameters)
 {
@@ -380,6 +394,7 @@ TEST(a_folder_called_deleted_is_not_taken_for_a_removed_one)
 int main(void)
 {
 	TAP_START();
+	RUN(errors_read_errno_as_runc_does);
 	RUN(mount_options_sort_into_attributes_and_parameters);
 	RUN(later_mount_options_win);
 	RUN(bind_and_propagation_options);
