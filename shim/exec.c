@@ -190,8 +190,12 @@ static int exec_cgroup(struct container *c, const struct exec_opts *o, struct sh
 		path++;
 	fd = openat2_retry(c->cgroup_fd, *path ? path : ".", O_RDONLY | O_DIRECTORY,
 			   RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+	if (fd < 0 && errno == EXDEV)
+		return shim_fail(err, EXDEV, "exec --cgroup %s: bad sub cgroup path: it leads out of "
+				 "the container's cgroup", o->cgroup);
 	if (fd < 0)
-		return shim_fail_errno(err, "exec --cgroup %s: below the container's cgroup", o->cgroup);
+		return shim_fail_errno(err, "exec --cgroup %s: adding pid to cgroups: opening %s below "
+				       "the container's cgroup", o->cgroup, *path ? path : ".");
 	return fd;
 }
 

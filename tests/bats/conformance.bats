@@ -334,7 +334,10 @@ ro"
 	assert_output "0::/side"
 	run shim exec --cgroup /../.. c1 true
 	assert_failure
-	assert_output_has "exec --cgroup /../..: below the container's cgroup"
+	assert_output_has "exec --cgroup /../..: bad sub cgroup path: it leads out of the container's cgroup"
+	run shim exec --cgroup nonexistent c1 true
+	assert_failure
+	assert_output_has "exec --cgroup nonexistent: adding pid to cgroups: opening nonexistent below the container's cgroup: no such file or directory"
 }
 
 @test "exec falls back to the init's cgroup when the container's has controllers on" {
