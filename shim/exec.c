@@ -219,6 +219,9 @@ static pid_t clone_child(struct container *c, const struct exec_opts *o, struct 
 {
 	pid_t pid = clone_with_pidfd(0, x->late_cgroup ? -1 : *target, exec_child, x, pidfd, err);
 
+	/* --cgroup is taken as asked: no fallback (runc's words) */
+	if (pid < 0 && o->cgroup && !x->late_cgroup)
+		return shim_error_wrap(err, "exec --cgroup %s: adding pid to cgroups", o->cgroup);
 	if (pid >= 0 || err->errnum != EBUSY || o->cgroup || *target < 0)
 		return pid;
 	safe_close(*target);

@@ -350,6 +350,11 @@ ro"
 	run shim exec c1 cat /proc/self/cgroup
 	assert_success
 	assert_output "0::/init"
+	# an explicit --cgroup / is not moved elsewhere
+	run shim exec --cgroup / c1 true
+	assert_failure
+	assert_output_has "exec --cgroup /: adding pid to cgroups: "
+	assert_output_has "device or resource busy"
 }
 
 @test "an RLIMIT_NOFILE above the hard maximum fails create, naming it, and leaves nothing" {
