@@ -389,7 +389,7 @@ static int open_plain_folder(int root_fd, const struct oci_mount *m, const char 
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		close(fd);
-		return shim_fail(err, ENOTDIR, "%s must be mounted on ordinary directory: %s is %s "
+		return shim_fail(err, 0, "%s must be mounted on ordinary directory: %s is %s "
 				 "in the rootfs", type, m->destination,
 				 S_ISLNK(st.st_mode) ? "a symbolic link" : "not a folder");
 	}
