@@ -377,8 +377,12 @@ static void cpuset_inherit(int parent, int child)
 			continue;
 		n = read(up, from, sizeof(from) - 1);
 		out = openat(child, files[i], O_WRONLY | O_CLOEXEC);
-		if (n > 0 && out >= 0 && write(out, from, (size_t)n) < 0)
-			log_warn("cgroup v1: cpuset: copying %s from the parent folder: %m", files[i]);
+		if (n > 0 && out >= 0 && write(out, from, (size_t)n) < 0) {
+			char text[SHIM_ERRNO_TEXT_MAX];
+
+			log_warn("cgroup v1: cpuset: copying %s from the parent folder: %s", files[i],
+				 shim_errno_text(errno, text, sizeof(text)));
+		}
 	}
 }
 
@@ -658,8 +662,11 @@ static int destroy_one(enum cgroup_v1_ctrl c, const char *rel, struct shim_error
 	if (c == V1_FREEZER) {	/* a frozen task dies only once thawed */
 		_cleanup_close_ int state = openat(fd, "freezer.state", O_WRONLY | O_CLOEXEC);
 
+		char text[SHIM_ERRNO_TEXT_MAX];
+
 		if (state >= 0 && write(state, "THAWED", 6) < 0)
-			log_warn("cgroup v1: thawing %s: %m", path);
+			log_warn("cgroup v1: thawing %s: %s", path,
+				 shim_errno_text(errno, text, sizeof(text)));
 	}
 	for (long waited = 0;; waited += STEP_MS) {
 		_cleanup_free_ char *procs = procs_of(fd);

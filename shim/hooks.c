@@ -133,8 +133,11 @@ int hooks_run_one(const struct oci_hook *hook, const char *where, const char *st
 	close(out[1]);
 	/* a hook that does not read its state must not block us */
 	fcntl(in[0], F_SETFL, O_NONBLOCK);
-	if (send(in[0], state, strlen(state), MSG_NOSIGNAL) < 0 && errno != EAGAIN && errno != EPIPE)
-		log_debug("%s: writing the state: %s", where, strerror(errno));
+	if (send(in[0], state, strlen(state), MSG_NOSIGNAL) < 0 && errno != EAGAIN && errno != EPIPE) {
+		char text[SHIM_ERRNO_TEXT_MAX];
+
+		log_debug("%s: writing the state: %s", where, shim_errno_text(errno, text, sizeof(text)));
+	}
 	close(in[0]);
 	exited = watch(pidfd, out[0], hook->timeout, kept, sizeof(kept)) == 1;
 	close(out[0]);
