@@ -137,14 +137,9 @@ static int child_setup(struct exec_ctx *x, struct process_plan *plan, struct shi
 static int wait_for_reader(struct exec_ctx *x, const struct process_plan *plan,
 			   struct shim_error *err)
 {
-	_cleanup_close_ int fifo = -1;
-
 	log_debug("exec: waiting for a reader of --exec-wait-fifo before the exec");
-	fifo = procfs_reopen(plan->fd_dir, x->wait_fifo, O_WRONLY, err);
-	if (fifo < 0)
-		return shim_error_wrap(err, "--exec-wait-fifo: open for writing");
-	if (write(fifo, "0", 1) != 1)
-		return shim_fail_errno(err, "--exec-wait-fifo: write");
+	if (sync_fifo_await_reader(plan->fd_dir, x->wait_fifo, err) < 0)
+		return shim_error_wrap(err, "--exec-wait-fifo");
 	x->wait_fifo = safe_close(x->wait_fifo);
 	return 0;
 }

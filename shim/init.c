@@ -275,12 +275,8 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 static int wait_for_start(struct init_ctx *c, const struct process_plan *plan,
 			  struct shim_error *err)
 {
-	_cleanup_close_ int fifo = procfs_reopen(plan->fd_dir, c->fifo_fd, O_WRONLY, err);
-
-	if (fifo < 0)
-		return shim_error_wrap(err, "waiting for start: open exec.fifo");
-	if (write(fifo, "0", 1) != 1)
-		return shim_fail_errno(err, "waiting for start: write exec.fifo");
+	if (sync_fifo_await_reader(plan->fd_dir, c->fifo_fd, err) < 0)
+		return shim_error_wrap(err, "waiting for start: exec.fifo");
 	return 0;
 }
 

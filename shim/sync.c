@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "oci/cleanup.h"
 #include "shim/fd.h"
+#include "shim/procfs.h"
 #include "shim/sync.h"
 
 int sync_pair(int fds[2], struct shim_error *err)
@@ -126,4 +128,15 @@ int sync_await_ready(int sync_fd, struct shim_error *err)
 	struct sync_msg msg;
 
 	return sync_expect(sync_fd, SYNC_READY, &msg, err);
+}
+
+int sync_fifo_await_reader(int fd_dir, int fifo, struct shim_error *err)
+{
+	_cleanup_close_ int out = procfs_reopen(fd_dir, fifo, O_WRONLY, err);
+
+	if (out < 0)
+		return shim_error_wrap(err, "open for writing");
+	if (write(out, "0", 1) != 1)
+		return shim_fail_errno(err, "write");
+	return 0;
 }

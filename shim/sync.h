@@ -66,4 +66,10 @@ int sync_expect_either(int fd, enum sync_type want, enum sync_type also, struct 
 /* Wait for the child's word: 0 ready, -1 with its error (or its death). */
 int sync_await_ready(int fd, struct shim_error *err);
 
+/* exec.fifo's handshake, and --exec-wait-fifo's: fifo (an O_PATH fd of a
+ * FIFO) is opened for writing through fd_dir, our fd folder on the
+ * runtime's procfs (procfs_reopen, shim/procfs.h: never the container's
+ * /proc), which blocks until a reader comes; then one byte is written. */
+int sync_fifo_await_reader(int fd_dir, int fifo, struct shim_error *err);
+
 #endif
