@@ -15,6 +15,31 @@
 #include "shim/fsutil.h"
 #include "shim/syscalls.h"
 
+bool path_clean(const char *path, char *out, size_t len)
+{
+	size_t used = 0;
+
+	for (const char *p = path; *p;) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			while (used > 0 && out[--used] != '/')
+				;
+		} else if (n && !(n == 1 && p[0] == '.')) {
+			if (used + 1 + n + 1 > len)
+				return false;
+			out[used++] = '/';
+			memcpy(out + used, p, n);
+			used += n;
+		}
+		p += n + (p[n] == '/');
+	}
+	if (used == 0)
+		out[used++] = '/';
+	out[used] = '\0';
+	return true;
+}
+
 int path_format(char *buf, size_t len, struct shim_error *err, const char *fmt, ...)
 {
 	va_list ap;

@@ -3,6 +3,7 @@
 #ifndef SHIM_FSUTIL_H
 #define SHIM_FSUTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -14,6 +15,11 @@
  * file. */
 int path_format(char *buf, size_t len, struct shim_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* path as an absolute path, cleaned lexically: empty and "." parts
+ * dropped, ".." takes the part before it away (never above "/"). False
+ * when the result does not fit in len. */
+bool path_clean(const char *path, char *out, size_t len);
 
 /* mkdir -p: missing parents with parent_mode, the last part with mode.
  * The error names the part that could not be made. */

@@ -203,6 +203,7 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 {
 	bool own_mounts = ns_has_mount(c->spec);
 	_cleanup_close_ int root_fd = -1;
+	struct rootfs_anchors anchors __attribute__((cleanup(rootfs_anchors_release))) = { 0 };
 
 	/* as runc's: a session of its own, whether it gets a terminal or not
 	 * (CRIU refuses to dump a tree whose session leader is outside) */
@@ -243,7 +244,7 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	 * host's) is mounted or made: only the hooks' handshake is left */
 	if (own_mounts) {
 		root_fd = rootfs_mount_all(c->spec, c->rootfs, c->bundle, c->prepared,
-					   c->cgroup_v1_rel, err);
+					   c->cgroup_v1_rel, &anchors, err);
 		if (root_fd < 0)
 			return -1;
 	}
@@ -261,8 +262,9 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	    terminal_setup(c->console_fd, &c->spec->process, own_mounts, err) < 0)
 		return -1;
 	c->console_fd = safe_close(c->console_fd);
-	if (own_mounts && rootfs_finish(c->spec, err) < 0)
+	if (own_mounts && rootfs_finish(c->spec, &anchors, err) < 0)
 		return -1;
+	rootfs_anchors_release(&anchors);
 	if (process_set_oom_score_adj(&c->spec->process, err) < 0 || let_go(c, plan, err) < 0)
 		return -1;
 	return process_drop_privileges(&c->spec->process, plan, err);

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -15,6 +16,7 @@
 #include "shim/cgroup_v1.h"
 #include "shim/fsutil.h"
 #include "shim/log.h"
+#include "shim/masks.h"
 #include "shim/mount.h"
 #include "shim/move_root.h"
 #include "shim/procfs.h"
@@ -154,33 +156,6 @@ static const char *const proc_mount_allowed[] = {
 	"/proc/sys/kernel/ns_last_pid", NULL,
 };
 
-/* path with ".", ".." and repeated slashes folded, as the kernel walks it
- * without links; false when it does not fit. */
-static bool clean_path(const char *path, char *out, size_t len)
-{
-	size_t used = 0;
-
-	for (const char *p = path; *p;) {
-		size_t n = strcspn(p, "/");
-
-		if (n == 2 && p[0] == '.' && p[1] == '.') {
-			while (used > 0 && out[--used] != '/')
-				;
-		} else if (n && !(n == 1 && p[0] == '.')) {
-			if (used + 1 + n + 1 > len)
-				return false;
-			out[used++] = '/';
-			memcpy(out + used, p, n);
-			used += n;
-		}
-		p += n + (p[n] == '/');
-	}
-	if (used == 0)
-		out[used++] = '/';
-	out[used] = '\0';
-	return true;
-}
-
 /* Is clean (a cleaned destination) one of the lxcfs files of /proc? */
 static bool proc_file_allowed(const char *clean)
 {
@@ -203,7 +178,7 @@ static int check_proc_destination(const struct oci_mount *m, bool bind, struct s
 	char clean[PATH_MAX];
 	struct statfs sf;
 
-	if (!clean_path(m->destination, clean, sizeof(clean)))
+	if (!path_clean(m->destination, clean, sizeof(clean)))
 		return shim_fail(err, ENAMETOOLONG, "destination: too long");
 	if (strcmp(clean, "/proc") == 0) {
 		if (!bind && strcmp(m->type, "proc") == 0)
@@ -230,17 +205,27 @@ static int check_proc_target(const struct oci_mount *m, int target, struct shim_
 
 	if (!procfs_is(target))
 		return 0;
-	if (clean_path(m->destination, clean, sizeof(clean)) && proc_file_allowed(clean))
+	if (path_clean(m->destination, clean, sizeof(clean)) && proc_file_allowed(clean))
 		return 0;
 	return shim_fail(err, EPERM, "destination %s is inside /proc (it resolves there in the "
 			 "rootfs): only proc itself and the files lxcfs emulates may be mounted there",
 			 m->destination);
 }
 
+/* The mount *mnt, just attached, taken into *anchor when it is a proc or
+ * a sysfs (struct rootfs_anchors). */
+static void keep_anchor(int *mnt, int *anchor)
+{
+	struct statfs sf;
+
+	if (fstatfs(*mnt, &sf) == 0 && (sf.f_type == PROC_SUPER_MAGIC || sf.f_type == SYSFS_MAGIC))
+		*anchor = TAKE_FD(*mnt);
+}
+
 /* prepared: a tree the runtime made (an idmapped copy, shim/idmap.h, or
  * the source it cloned, shim/bind_sources.h), or -1. */
 static int mount_bind(int root_fd, const struct oci_mount *m, const struct mount_opts *o,
-		      const char *bundle, int prepared, struct shim_error *err)
+		      const char *bundle, int prepared, int *anchor, struct shim_error *err)
 {
 	_cleanup_close_ int tree = -1, target = -1;
 	char source[PATH_MAX];
@@ -266,9 +251,11 @@ static int mount_bind(int root_fd, const struct oci_mount *m, const struct mount
 	    mount_set_attrs(tree, "", o->rattr_set, o->rattr_clr, true, err) < 0)
 		return -1;
 	target = rootfs_make_path(root_fd, m->destination, !S_ISDIR(st.st_mode), err);
-	if (target < 0 || check_proc_target(m, target, err) < 0)
+	if (target < 0 || check_proc_target(m, target, err) < 0 ||
+	    mount_attach(tree, target, "", err) < 0)
 		return -1;
-	return mount_attach(tree, target, "", err);
+	keep_anchor(&tree, anchor);
+	return 0;
 }
 
 /* As runc: linux.mountLabel goes to every new filesystem as its context=
@@ -358,7 +345,7 @@ static bool wants_plain_folder(const char *type, const char *destination)
 	char clean[PATH_MAX];
 
 	return strcmp(type, "proc") == 0 || strcmp(type, "sysfs") == 0 ||
-	       (clean_path(destination, clean, sizeof(clean)) && strcmp(clean, "/dev") == 0);
+	       (path_clean(destination, clean, sizeof(clean)) && strcmp(clean, "/dev") == 0);
 }
 
 /* The destination's last component itself (made when missing), refused
@@ -397,7 +384,7 @@ static int open_plain_folder(int root_fd, const struct oci_mount *m, const char 
 }
 
 static int mount_fs(int root_fd, const struct oci_mount *m, const struct mount_opts *given,
-		    const struct fs_ctx *x, struct shim_error *err)
+		    const struct fs_ctx *x, int *anchor, struct shim_error *err)
 {
 	_cleanup_close_ int mnt = -1, target = -1;
 	const char *type = m->type, *label = x->label;
@@ -440,13 +427,15 @@ static int mount_fs(int root_fd, const struct oci_mount *m, const struct mount_o
 	target = wants_plain_folder(type, m->destination) ?
 			 open_plain_folder(root_fd, m, type, err) :
 			 rootfs_make_path(root_fd, m->destination, false, err);
-	if (target < 0 || check_proc_target(m, target, err) < 0)
+	if (target < 0 || check_proc_target(m, target, err) < 0 ||
+	    mount_attach(mnt, target, "", err) < 0)
 		return -1;
-	return mount_attach(mnt, target, "", err);
+	keep_anchor(&mnt, anchor);
+	return 0;
 }
 
 static int mount_one(int root_fd, const struct oci_mount *m, const struct fs_ctx *x,
-		     const char *bundle, int prepared, struct shim_error *err)
+		     const char *bundle, int prepared, int *anchor, struct shim_error *err)
 {
 	const struct mount_opts *o = &m->opts;
 	bool bind = m->bind;
@@ -459,7 +448,8 @@ static int mount_one(int root_fd, const struct oci_mount *m, const struct fs_ctx
 		return -1;
 	if (o->idmap && !bind)
 		return shim_fail(err, EINVAL, "idmap: only a bind mount can be idmapped");
-	if ((bind ? mount_bind(root_fd, m, o, bundle, prepared, err) : mount_fs(root_fd, m, o, x, err)) < 0)
+	if ((bind ? mount_bind(root_fd, m, o, bundle, prepared, anchor, err)
+		  : mount_fs(root_fd, m, o, x, anchor, err)) < 0)
 		return -1;
 	if (o->propagation) {
 		_cleanup_close_ int target = rootfs_open(root_fd, m->destination, O_PATH, err);
@@ -614,12 +604,7 @@ static int pivot(int root_fd, struct shim_error *err)
 	return 0;
 }
 
-/* The container's /dev/null, reached without following any link and
- * checked to be the null device (char 1:3), opened with flags: what is
- * bound over a masked file, and what stdio is reopened on. A planted
- * link or node (CVE-2025-31133) fails here, err naming why (ENOENT
- * when there is none). */
-static int open_null_device(int root, int flags, struct shim_error *err)
+int rootfs_open_null(int root, int flags, struct shim_error *err)
 {
 	int fd = openat2_retry(root, "/dev/null", flags,
 			       RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
@@ -633,67 +618,6 @@ static int open_null_device(int root, int flags, struct shim_error *err)
 				 "(char 1:3)");
 	}
 	return fd;
-}
-
-/* What masked paths are covered with, made at the first one that needs
- * it and cloned for each: the container's /dev/null (checked, above) for
- * files; for folders one empty read-only tmpfs, shared as runc shares it
- * (attached at the first folder: a detached mount cannot be cloned). */
-struct masks {
-	int null, tmpfs;
-	const char *label;
-};
-
-static int mask_folder(int target, struct masks *m, struct shim_error *err)
-{
-	struct mount_opts ro = { .attr_set = MOUNT_ATTR_RDONLY };
-	_cleanup_close_ int mnt = -1;
-
-	if (m->tmpfs < 0) {
-		m->tmpfs = mount_new_fs("tmpfs", "tmpfs", &ro, m->label, err);
-		return m->tmpfs < 0 ? -1 : mount_attach(m->tmpfs, target, "", err);
-	}
-	mnt = mount_clone_tree(m->tmpfs, "", false, err);
-	return mnt < 0 ? -1 : mount_attach(mnt, target, "", err);
-}
-
-static int mask_file(int root, int target, struct masks *m, struct shim_error *err)
-{
-	_cleanup_close_ int mnt = -1;
-
-	if (m->null < 0 && (m->null = open_null_device(root, O_PATH, err)) < 0)
-		return shim_error_wrap(err, "refusing to bind it over the path");
-	mnt = mount_clone_tree(m->null, "", false, err);
-	if (mnt < 0 || mount_set_attrs(mnt, "", MOUNT_ATTR_RDONLY, 0, false, err) < 0)
-		return -1;
-	return mount_attach(mnt, target, "", err);
-}
-
-static int mask_path(int root, const char *path, struct masks *m, struct shim_error *err)
-{
-	_cleanup_close_ int target = rootfs_open(root, path, O_PATH, err);
-	struct stat st;
-
-	if (target < 0)
-		return err->errnum == ENOENT ? 0 : shim_error_wrap(err, "maskedPaths: %s", path);
-	if (fstat(target, &st) < 0)
-		return shim_fail_errno(err, "maskedPaths: %s", path);
-	if ((S_ISDIR(st.st_mode) ? mask_folder(target, m, err) : mask_file(root, target, m, err)) < 0)
-		return shim_error_wrap(err, "maskedPaths: %s", path);
-	return 0;
-}
-
-static int readonly_path(int root, const char *path, struct shim_error *err)
-{
-	_cleanup_close_ int target = rootfs_open(root, path, O_PATH, err), mnt = -1;
-
-	if (target < 0)
-		return err->errnum == ENOENT ? 0 : shim_error_wrap(err, "readonlyPaths: %s", path);
-	mnt = mount_clone_tree(target, "", true, err);
-	if (mnt < 0 || mount_set_attrs(mnt, "", MOUNT_ATTR_RDONLY, 0, true, err) < 0 ||
-	    mount_attach(mnt, target, "", err) < 0)
-		return shim_error_wrap(err, "readonlyPaths: %s", path);
-	return 0;
 }
 
 static int final_propagation(const char *name, struct shim_error *err)
@@ -710,8 +634,18 @@ static int final_propagation(const char *name, struct shim_error *err)
 	return 0;
 }
 
+void rootfs_anchors_release(struct rootfs_anchors *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		safe_close(a->fd[i]);
+	free(a->fd);
+	a->fd = NULL;
+	a->n = 0;
+}
+
 int rootfs_mount_all(const struct oci_spec *spec, const char *rootfs, const char *bundle,
-		     const int *prepared, const char *cgroup_v1_rel, struct shim_error *err)
+		     const int *prepared, const char *cgroup_v1_rel,
+		     struct rootfs_anchors *anchors, struct shim_error *err)
 {
 	_cleanup_close_ int self = -1, root_fd = -1;
 	const struct fs_ctx x = { .label = spec->mount_label, .cgroup_v1_rel = cgroup_v1_rel };
@@ -724,12 +658,19 @@ int rootfs_mount_all(const struct oci_spec *spec, const char *rootfs, const char
 	root_fd = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root_fd < 0)
 		return shim_fail_errno(err, "root.path: %s", rootfs);
+	anchors->fd = spec->n_mounts ? malloc(spec->n_mounts * sizeof(int)) : NULL;
+	if (spec->n_mounts && !anchors->fd)
+		return shim_fail(err, ENOMEM, "mounts: out of memory");
+	anchors->n = spec->n_mounts;
+	for (size_t i = 0; i < spec->n_mounts; i++)
+		anchors->fd[i] = -1;
 	for (size_t i = 0; i < spec->n_mounts; i++) {
 		const struct oci_mount *m = &spec->mounts[i];
 
 		log_debug("init: mounts[%zu]: %s on %s", i, m->type ? m->type : "bind",
 			  m->destination);
-		if (mount_one(root_fd, m, &x, bundle, prepared ? prepared[i] : -1, err) < 0)
+		if (mount_one(root_fd, m, &x, bundle, prepared ? prepared[i] : -1, &anchors->fd[i],
+			      err) < 0)
 			return shim_error_wrap(err, "mounts[%zu] (%s)", i, m->destination);
 	}
 	if (config_mounts_fresh_dev(spec) && dev_setup(root_fd, err) < 0)
@@ -771,7 +712,7 @@ static int reopen_null_stdio(int root, struct shim_error *err)
 		if (null < 0) {
 			struct shim_error why = { 0 };
 
-			null = open_null_device(root, O_RDWR | O_NOCTTY, &why);
+			null = rootfs_open_null(root, O_RDWR | O_NOCTTY, &why);
 			if (null < 0 && why.errnum == ENOENT)
 				return 0;	/* no /dev/null of its own: the host's stays */
 			if (null < 0) {
@@ -785,26 +726,16 @@ static int reopen_null_stdio(int root, struct shim_error *err)
 	return 0;
 }
 
-int rootfs_finish(const struct oci_spec *spec, struct shim_error *err)
+int rootfs_finish(const struct oci_spec *spec, const struct rootfs_anchors *anchors,
+		  struct shim_error *err)
 {
 	/* past pivot_root: "/" is the container's root */
 	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	struct masks masks = { .null = -1, .tmpfs = -1, .label = spec->mount_label };
-	int r = 0;
 
 	if (root < 0)
 		return shim_fail_errno(err, "open /");
 	log_debug("init: maskedPaths, readonlyPaths, root.readonly, rootfsPropagation");
-	for (size_t i = 0; r == 0 && spec->masked_paths && spec->masked_paths[i]; i++)
-		r = mask_path(root, spec->masked_paths[i], &masks, err);
-	safe_close(masks.null);
-	safe_close(masks.tmpfs);
-	if (r < 0)
-		return -1;
-	for (size_t i = 0; spec->readonly_paths && spec->readonly_paths[i]; i++)
-		if (readonly_path(root, spec->readonly_paths[i], err) < 0)
-			return -1;
-	if (reopen_null_stdio(root, err) < 0)
+	if (masks_apply(root, spec, anchors, err) < 0 || reopen_null_stdio(root, err) < 0)
 		return -1;
 	if (spec->root_readonly && mount_set_attrs(AT_FDCWD, "/", MOUNT_ATTR_RDONLY, 0, false, err) < 0)
 		return shim_error_wrap(err, "root.readonly");

@@ -17,7 +17,8 @@
  *      safe, since the host's tree stays in the namespace under the chroot
  *      (a process with CAP_SYS_CHROOT can climb out), as with runc;
  *   6. (rootfs_finish, once the init wrote its sysctls and made its cwd)
- *      maskedPaths, readonlyPaths, a read-only root, rootfsPropagation.
+ *      maskedPaths and readonlyPaths (shim/masks.h), a read-only root,
+ *      rootfsPropagation.
  */
 #ifndef SHIM_ROOTFS_H
 #define SHIM_ROOTFS_H
@@ -26,20 +27,46 @@
 #include "oci/error.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
-/* Steps 1 to 4; returns an O_PATH fd of the rootfs, or -1. rootfs and
- * bundle are absolute host paths; prepared (may be NULL) holds per mount
- * the tree the runtime made, or -1: idmapped copies (shim/idmap.h), bind
- * sources it cloned (shim/bind_sources.h). */
+/*
+ * The proc and sysfs mounts the init made, held by their mount fds from
+ * step 3 to step 6: the masked and read-only paths below them are found
+ * from these fds, not by a path from the root, which a process sharing
+ * the rootfs could reroute between the two steps (rename the folder a
+ * mount sits on, put a link in its place: the mask would cover what the
+ * link names and the real /proc/kcore stay open).
+ * fd[i] is mounts[i]'s mount when it is a proc or sysfs, else -1.
+ */
+struct rootfs_anchors {
+	size_t n;
+	int *fd;
+};
+
+/* Closes the fds and frees the array (a cleanup attribute's signature). */
+void rootfs_anchors_release(struct rootfs_anchors *a);
+
+/* Steps 1 to 4; returns an O_PATH fd of the rootfs, or -1; fills anchors.
+ * rootfs and bundle are absolute host paths; prepared (may be NULL) holds
+ * per mount the tree the runtime made, or -1: idmapped copies
+ * (shim/idmap.h), bind sources it cloned (shim/bind_sources.h). */
 int rootfs_mount_all(const struct oci_spec *spec, const char *rootfs, const char *bundle,
-		     const int *prepared, const char *cgroup_v1_rel, struct shim_error *err);
+		     const int *prepared, const char *cgroup_v1_rel,
+		     struct rootfs_anchors *anchors, struct shim_error *err);
 
 /* Step 5: root_fd becomes the process's root and cwd (and is closed). */
 int rootfs_enter(int root_fd, const char *rootfs, bool no_pivot, struct shim_error *err);
 
 /* Step 6, after sysctls (written through /proc/sys, which readonlyPaths
  * usually covers) and process_prepare() (which may create the cwd). */
-int rootfs_finish(const struct oci_spec *spec, struct shim_error *err);
+int rootfs_finish(const struct oci_spec *spec, const struct rootfs_anchors *anchors,
+		  struct shim_error *err);
+
+/* The container's /dev/null, reached from root without following any
+ * link and checked to be the null device (char 1:3), opened with flags.
+ * A planted link or node (CVE-2025-31133) fails, err naming why (errnum
+ * ENOENT when there is none). */
+int rootfs_open_null(int root, int flags, struct shim_error *err);
 
 /* Open path inside the tree rooted at root_fd (".." and symlinks stay in). */
 int rootfs_open(int root_fd, const char *path, int flags, struct shim_error *err);

@@ -168,6 +168,41 @@ ro"
 	[ ! -e "$BUNDLE/rootfs/elsewhere" ]
 }
 
+# reroute_hook FOLDER: a createRuntime hook (it runs between the mounts and
+# the masks) plays a process sharing the rootfs: it renames the folder a
+# mount of the container sits on to /moved and puts a link to /decoy in
+# its place. Each test then lists the mounts under /moved and /decoy.
+reroute_hook() {
+	local r=$BUNDLE/rootfs
+	mkdir -p "$r/decoy"
+	update_config --arg h "mv $r/$1 $r/moved && ln -s /decoy $r/$1" \
+		'.hooks.createRuntime = [{"path": "/bin/sh", "args": ["sh", "-c", $h]}]'
+}
+
+@test "masks and read-only paths below /proc follow the proc mount, not a link put in its place" {
+	reroute_hook proc
+	touch "$BUNDLE/rootfs/decoy/kcore"
+	mkdir "$BUNDLE/rootfs/decoy/sys"
+	update_config '.process.args = ["awk", "$5 ~ /^\\/(moved|decoy)\\// { print $5, substr($6, 1, 2) }",
+		"/moved/self/mountinfo"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output_has "/moved/kcore ro"
+	assert_output_has "/moved/sys ro"
+	[[ "$output" != *decoy* ]] || { show_run; false; }
+}
+
+@test "masks below /sys follow the sysfs mount, not a link put in its place" {
+	reroute_hook sys
+	mkdir "$BUNDLE/rootfs/decoy/firmware"
+	update_config '.process.args = ["awk", "$5 ~ /^\\/(moved|decoy)\\// { print $5, substr($6, 1, 2) }",
+		"/proc/self/mountinfo"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output_has "/moved/firmware ro"
+	[[ "$output" != *decoy* ]] || { show_run; false; }
+}
+
 @test "lxcfs-style binds over /proc/uptime are still allowed" {
 	echo "12345.00 1.00" > "$BATS_TEST_TMPDIR/uptime"
 	update_config --arg s "$BATS_TEST_TMPDIR/uptime" '.process.args = ["cat", "/proc/uptime"] |
