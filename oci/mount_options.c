@@ -6,7 +6,7 @@
 
 #include "oci/mount_options.h"
 
-enum opt_kind { ATTR_SET, ATTR_CLR, ATIME, PROPAGATION, BIND, IDMAP, NO_OP, UNSUPPORTED };
+enum opt_kind { ATTR_SET, ATTR_CLR, ATIME, PROPAGATION, BIND, IDMAP, COPYUP, NO_OP, UNSUPPORTED };
 
 static const struct {
 	const char *name;
@@ -49,7 +49,8 @@ static const struct {
 	 * "silent", which only change what the kernel logs. */
 	{ "defaults", NO_OP, 0, 0 },    { "norelatime", NO_OP, 0, 0 },
 	{ "nostrictatime", NO_OP, 0, 0 }, { "loud", NO_OP, 0, 0 }, { "silent", NO_OP, 0, 0 },
-	{ "tmpcopyup", UNSUPPORTED, 0, 0 }, { "remount", UNSUPPORTED, 0, 0 },
+	{ "tmpcopyup", COPYUP, 0, 0 },	/* a tmpfs only: shim/copyup.h */
+	{ "remount", UNSUPPORTED, 0, 0 },
 };
 
 #define N_TABLE (sizeof(table) / sizeof(table[0]))
@@ -115,6 +116,10 @@ int mount_opts_parse(char *const *options, const char *where, struct mount_opts 
 		case IDMAP:
 			o->idmap = true;
 			o->idmap_recursive = table[k].recursive;
+			break;
+		case COPYUP:
+			o->tmpcopyup = true;
+			o->tmpcopyup_index = (unsigned int)j;
 			break;
 		case NO_OP:
 			break;

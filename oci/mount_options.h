@@ -43,6 +43,8 @@ struct mount_opts {
 	bool propagation_recursive;
 	bool bind, rbind;
 	bool idmap, idmap_recursive;	/* "idmap", "ridmap" */
+	bool tmpcopyup;			/* a tmpfs filled from its folder */
+	unsigned int tmpcopyup_index;	/* j of options[j] */
 	const char *fs_params[MOUNT_MAX_FS_PARAMS];	/* borrowed from the options */
 	unsigned int fs_param_index[MOUNT_MAX_FS_PARAMS];	/* j of options[j] */
 	unsigned int n_fs_params;

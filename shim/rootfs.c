@@ -14,6 +14,7 @@
 #include "shim/bind_sources.h"
 #include "oci/cleanup.h"
 #include "shim/cgroup_v1.h"
+#include "shim/copyup.h"
 #include "shim/fsutil.h"
 #include "shim/log.h"
 #include "shim/masks.h"
@@ -383,12 +384,35 @@ static int open_plain_folder(int root_fd, const struct oci_mount *m, const char 
 	return fd;
 }
 
+/* tmpcopyup: what the image has in the folder goes into the new tmpfs
+ * (shim/copyup.h); a folder the image lacks gives nothing to copy. */
+static int tmpfs_copy_up(int root_fd, const struct oci_mount *m, int mnt, struct shim_error *err)
+{
+	struct shim_error missing = { 0 };
+	_cleanup_close_ int src = rootfs_open(root_fd, m->destination, O_RDONLY | O_DIRECTORY,
+					      &missing);
+	_cleanup_close_ int dst = -1;
+
+	if (src < 0 && missing.errnum == ENOENT)
+		return 0;
+	if (src < 0) {
+		*err = missing;
+		return -1;
+	}
+	dst = openat(mnt, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dst < 0)
+		return shim_fail_errno(err, "tmpcopyup: opening the new tmpfs");
+	log_debug("%s: tmpcopyup: copying %s into the new tmpfs", m->opts.where, m->destination);
+	return copyup_tree(src, dst, m->destination, err);
+}
+
 static int mount_fs(int root_fd, const struct oci_mount *m, const struct mount_opts *given,
 		    const struct fs_ctx *x, int *anchor, struct shim_error *err)
 {
 	_cleanup_close_ int mnt = -1, target = -1;
 	const char *type = m->type, *label = x->label;
 	const char *context;
+	bool fill_first;
 	struct mount_opts with_mode = *given;
 	const struct mount_opts *o = &with_mode;
 	char mode[16];
@@ -402,15 +426,24 @@ static int mount_fs(int root_fd, const struct oci_mount *m, const struct mount_o
 	else if (strcmp(type, "cgroup") == 0 && x->cgroup_v1_rel)
 		return mount_cgroup_v1(root_fd, m, o, x->cgroup_v1_rel, err);
 	context = label && *label && takes_context(type) ? label : NULL;
-	/* a read-only /dev is filled first, made read-only last (dev_finish) */
-	if (strcmp(m->destination, "/dev") == 0 && (o->attr_set & MOUNT_ATTR_RDONLY)) {
+	/* a read-only /dev is filled first, made read-only last (dev_finish);
+	 * a read-only tmpcopyup tmpfs is filled, then made read-only */
+	fill_first = (strcmp(m->destination, "/dev") == 0 || o->tmpcopyup) &&
+		     ((o->attr_set | o->rattr_set) & MOUNT_ATTR_RDONLY);
+	if (fill_first) {
 		struct mount_opts rw = *o;
 
 		rw.attr_set &= ~(uint64_t)MOUNT_ATTR_RDONLY;
+		rw.rattr_set &= ~(uint64_t)MOUNT_ATTR_RDONLY;
 		mnt = mount_new_fs(type, m->source, &rw, context, err);
 	} else {
 		mnt = mount_new_fs(type, m->source, o, context, err);
 	}
+	if (mnt >= 0 && o->tmpcopyup && tmpfs_copy_up(root_fd, m, mnt, err) < 0)
+		return -1;
+	if (mnt >= 0 && o->tmpcopyup && fill_first && strcmp(m->destination, "/dev") != 0 &&
+	    mount_set_attrs(mnt, "", MOUNT_ATTR_RDONLY, 0, false, err) < 0)
+		return -1;
 	if (mnt >= 0 && label && *label && strcmp(type, "mqueue") == 0 &&
 	    mqueue_label(mnt, label, err) < 0)
 		return -1;
@@ -448,6 +481,9 @@ static int mount_one(int root_fd, const struct oci_mount *m, const struct fs_ctx
 		return -1;
 	if (o->idmap && !bind)
 		return shim_fail(err, EINVAL, "idmap: only a bind mount can be idmapped");
+	if (o->tmpcopyup && (bind || strcmp(m->type, "tmpfs") != 0))
+		return shim_fail(err, EINVAL, "options[%u]: \"tmpcopyup\" is for a tmpfs only",
+				 o->tmpcopyup_index);
 	if ((bind ? mount_bind(root_fd, m, o, bundle, prepared, anchor, err)
 		  : mount_fs(root_fd, m, o, x, anchor, err)) < 0)
 		return -1;

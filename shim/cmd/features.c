@@ -27,7 +27,7 @@ static const char features[] =
 	"    \"rdiratime\", \"relatime\", \"rexec\", \"ridmap\", \"rnoatime\", \"rnodev\", \"rnodiratime\", \"rnoexec\",\n"
 	"    \"rnosuid\", \"rnosymfollow\", \"ro\", \"rprivate\", \"rrelatime\", \"rro\", \"rrw\", \"rshared\",\n"
 	"    \"rslave\", \"rstrictatime\", \"rsuid\", \"rsymfollow\", \"runbindable\", \"rw\", \"shared\", \"silent\",\n"
-	"    \"slave\", \"strictatime\", \"suid\", \"symfollow\", \"sync\", \"unbindable\"\n"
+	"    \"slave\", \"strictatime\", \"suid\", \"symfollow\", \"sync\", \"tmpcopyup\", \"unbindable\"\n"
 	"  ],\n"
 	"  \"linux\": {\n"
 	"    \"namespaces\": [\"cgroup\", \"ipc\", \"mount\", \"network\", \"pid\", \"time\", \"user\", \"uts\"],\n";

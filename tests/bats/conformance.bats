@@ -241,6 +241,67 @@ ro"
 	[ ! -e /real ] && [ ! -e /rel ]
 }
 
+# tmpfs_at DIR OPTIONS-JSON ARGS...: a tmpfs on DIR with those options, running ARGS.
+tmpfs_at() {
+	local args a
+	args=$(for a in "${@:3}"; do jq -n --arg a "$a" '$a'; done | jq -sc .)
+	update_config --arg d "$1" --argjson o "$2" --argjson a "$args" \
+		'.mounts += [{"destination": $d, "type": "tmpfs", "source": "tmpfs", "options": $o}] |
+		.process.args = $a'
+}
+
+@test "tmpcopyup fills the tmpfs with the folder's files, their modes and owners kept" {
+	local r=$BUNDLE/rootfs
+	mkdir -p "$r/dir1/dir2"
+	chmod 777 "$r/dir1/dir2"
+	echo kept > "$r/dir1/file"
+	chown 123:456 "$r/dir1/file"
+	chmod 4755 "$r/dir1/file"
+	ln -s /etc/passwd "$r/dir1/link"
+	mkfifo -m 0640 "$r/dir1/fifo"
+	umask 022
+	tmpfs_at /dir1 '["tmpcopyup"]' sh -c 'stat -c "%A %u %g %n" /dir1/dir2 /dir1/file /dir1/fifo &&
+readlink /dir1/link && cat /dir1/file && touch /dir1/new && grep -c "^tmpfs /dir1 " /proc/mounts'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "drwxrwxrwx 0 0 /dir1/dir2
+-rwsr-xr-x 123 456 /dir1/file
+prw-r----- 0 0 /dir1/fifo
+/etc/passwd
+kept
+1"
+	[ ! -e "$r/dir1/new" ]
+}
+
+@test "a read-only tmpcopyup tmpfs is filled first, then read-only" {
+	mkdir -p "$BUNDLE/rootfs/dir1"
+	echo kept > "$BUNDLE/rootfs/dir1/file"
+	tmpfs_at /dir1 '["tmpcopyup", "ro"]' sh -c 'cat /dir1/file; touch /dir1/new 2>/dev/null || echo refused'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "kept
+refused"
+}
+
+@test "tmpcopyup copies from inside the rootfs, never through a link out of it" {
+	mkdir -p "$BATS_TEST_TMPDIR/host"
+	echo secret > "$BATS_TEST_TMPDIR/host/secret"
+	ln -s "$BATS_TEST_TMPDIR/host" "$BUNDLE/rootfs/dir1"
+	tmpfs_at /dir1 '["tmpcopyup"]' ls -A /dir1/
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output ""
+}
+
+@test "tmpcopyup on anything but a tmpfs is refused by name" {
+	update_config --arg s "$BATS_TEST_TMPDIR" '.mounts += [{"destination": "/b", "source": $s,
+		"options": ["rbind", "tmpcopyup"]}]'
+	shim_detached run -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has '(/b): options[1]: "tmpcopyup" is for a tmpfs only'
+	assert_nothing_left
+}
+
 @test "--debug logs each stage, to stderr or to --log as JSON" {
 	update_config '.linux.sysctl = {"kernel.shmmni": "99"}'
 	run shim --debug run -b "$BUNDLE" c1

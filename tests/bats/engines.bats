@@ -97,6 +97,15 @@ layer 2"
 	assert_output ""
 }
 
+@test "podman's --tmpfs keeps what the image has there (tmpcopyup)" {
+	pm load -q -i "$ARCHIVE"
+	run pm run --rm --network none --tmpfs /etc localhost/busybox:latest \
+		sh -c 'grep -c "^tmpfs /etc " /proc/mounts; grep "^root:" /etc/passwd | cut -d: -f1,3'
+	assert_success
+	assert_output "1
+root:0"
+}
+
 @test "podman execs into a running shim container, stops and removes it" {
 	pm load -q -i "$ARCHIVE"
 	run pm run -d --network none --name c1 localhost/busybox:latest sleep 1000

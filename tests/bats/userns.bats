@@ -309,3 +309,17 @@ only_user_1000_folder() {
 	assert_output_has "process.cwd: chdir /home/u: permission denied"
 	assert_nothing_left
 }
+
+@test "tmpcopyup in a user namespace copies with the image's owners, as the namespace sees them" {
+	with_user_ns
+	mkdir -p "$BUNDLE/rootfs/dir1"
+	echo kept > "$BUNDLE/rootfs/dir1/file"
+	chown 100123:100456 "$BUNDLE/rootfs/dir1/file"
+	chown 100000:100000 "$BUNDLE/rootfs/dir1"
+	update_config '.mounts += [{"destination": "/dir1", "type": "tmpfs", "source": "tmpfs",
+		"options": ["tmpcopyup"]}] | .process.args = ["sh", "-c", "stat -c \"%u %g\" /dir1/file; cat /dir1/file"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "123 456
+kept"
+}

@@ -76,11 +76,23 @@ TEST(bind_and_propagation_options)
 
 TEST(unsupported_mount_options_are_named)
 {
-	char *opts[] = { "rw", "tmpcopyup", NULL };
+	char *opts[] = { "rw", "remount", NULL };
 	struct mount_opts o;
 
 	CHECK(mount_opts_parse(opts, "mounts[0]", &o, &err) == -1);
-	CHECK_STR(err.msg, "mounts[0].options[1]: \"tmpcopyup\" is not supported");
+	CHECK_STR(err.msg, "mounts[0].options[1]: \"remount\" is not supported");
+	return 0;
+}
+
+TEST(tmpcopyup_is_kept_with_its_index_and_is_no_fs_parameter)
+{
+	char *opts[] = { "nosuid", "tmpcopyup", "mode=755", NULL };
+	struct mount_opts o;
+
+	CHECK(mount_opts_parse(opts, "mounts[0]", &o, &err) == 0);
+	CHECK(o.tmpcopyup && o.tmpcopyup_index == 1);
+	CHECK(o.n_fs_params == 1);
+	CHECK_STR(o.fs_params[0], "mode=755");
 	return 0;
 }
 
@@ -399,6 +411,7 @@ int main(void)
 	RUN(later_mount_options_win);
 	RUN(bind_and_propagation_options);
 	RUN(unsupported_mount_options_are_named);
+	RUN(tmpcopyup_is_kept_with_its_index_and_is_no_fs_parameter);
 	RUN(recursive_mount_options_are_kept_apart);
 	RUN(a_bind_mount_names_an_option_it_cannot_take);
 	RUN(signals_by_name_and_number);
