@@ -268,7 +268,8 @@ int cgroup_create(const char *rel, const struct oci_resources *r, struct shim_er
 		return -1;
 	if (is_populated(fd)) {
 		safe_close(fd);
-		return shim_fail(err, EBUSY, "cgroup %s%s is in use: it has processes", CGROUP_ROOT, rel);
+		return shim_fail(err, EBUSY, "linux.cgroupsPath: container's cgroup is not empty: "
+				 "%s%s has processes", CGROUP_ROOT, rel);
 	}
 	/* frozen (it, or a folder above it, has cgroup.freeze 1): the init
 	 * would stop on its first instruction and create wait for ever */
@@ -276,8 +277,9 @@ int cgroup_create(const char *rel, const struct oci_resources *r, struct shim_er
 		safe_close(fd);
 		if (!existed)
 			rmdir(path);
-		return shim_fail(err, EBUSY, "linux.cgroupsPath: cgroup %s%s is frozen (cgroup.freeze "
-				 "1 in it or above it): thaw it first", CGROUP_ROOT, rel);
+		return shim_fail(err, EBUSY, "linux.cgroupsPath: container's cgroup unexpectedly "
+				 "frozen: cgroup.freeze 1 in %s%s or above it (thaw it first)",
+				 CGROUP_ROOT, rel);
 	}
 	if (cgroup_apply(fd, rel, r, err) < 0) {
 		safe_close(fd);

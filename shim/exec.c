@@ -386,8 +386,9 @@ int container_exec(struct container *c, const struct exec_opts *o, struct shim_e
 	int status;
 
 	if (c->status == STATUS_PAUSED && !o->ignore_paused)
-		return shim_fail(err, 0, "exec: container %s is paused (--ignore-paused: exec anyway, "
-				 "the process stopped until resume)", c->id);
+		return shim_fail(err, 0, "exec: cannot exec in a paused container %s "
+				 "(--ignore-paused: exec anyway, the process stopped until resume)",
+				 c->id);
 	if (c->status != STATUS_RUNNING && c->status != STATUS_CREATED &&
 	    c->status != STATUS_PAUSED)
 		return shim_fail(err, 0, "exec: container %s is %s", c->id,

@@ -85,7 +85,7 @@ start_sleeper() {
 	update_config '.linux.cgroupsPath = "/c1"'
 	shim_detached create -b "$BUNDLE" c2
 	assert_failure
-	assert_output_has "cgroup /sys/fs/cgroup/c1 is in use: it has processes"
+	assert_output_has "linux.cgroupsPath: container's cgroup is not empty: /sys/fs/cgroup/c1 has processes"
 	[ "$(container_status c1)" = running ]
 }
 

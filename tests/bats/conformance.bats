@@ -330,7 +330,7 @@ refused"
 	rmdir "$parent" && removed=yes	# fails if c1 was left in it
 	[ "$status" -ne 124 ] || { echo "run -d hung"; false; }
 	assert_failure
-	assert_output_has "linux.cgroupsPath: cgroup /sys/fs/cgroup/frozen-$$/c1 is frozen"
+	assert_output_has "linux.cgroupsPath: container's cgroup unexpectedly frozen: cgroup.freeze 1 in /sys/fs/cgroup/frozen-$$/c1"
 	[ "$removed" = yes ]
 	assert_nothing_left
 }
@@ -372,7 +372,7 @@ refused"
 	shim pause c1
 	run shim exec c1 true
 	assert_failure
-	assert_output_has "is paused (--ignore-paused"
+	assert_output_has "cannot exec in a paused container c1 (--ignore-paused"
 	"$SHIM_BIN" --root "$ROOT" exec --ignore-paused c1 sh -c 'echo ran > /dev/shm/mark' 3>&- &
 	local execer=$!
 	sleep 1

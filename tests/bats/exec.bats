@@ -118,7 +118,7 @@ setup() {
 	shim pause c1
 	run shim exec c1 true
 	assert_failure
-	assert_output_has "exec: container c1 is paused"
+	assert_output_has "exec: cannot exec in a paused container c1"
 	shim resume c1
 	shim kill c1 KILL
 	wait_for_status c1 stopped
