@@ -456,20 +456,43 @@ bool cgroup_v1_is_open(const struct cgroup_v1 *cg)
 	return cg->fd[V1_DEVICES] >= 0;
 }
 
+/* Whether the devices folder at rel was there before create made it. */
+static bool devices_folder_exists(const char *rel)
+{
+	char path[PATH_MAX];
+
+	return snprintf(path, sizeof(path), "%s/%s%s", CGROUP_V1_ROOT, hierarchy[V1_DEVICES], rel) <
+		       (int)sizeof(path) &&
+	       access(path, F_OK) == 0;
+}
+
 int cgroup_v1_create(const char *rel, const struct oci_resources *r, struct cgroup_v1 *cg,
 		     struct shim_error *err)
 {
 	_cleanup_free_ char *procs = NULL;
+	bool existed = devices_folder_exists(rel);
 
 	cgroup_v1_init(cg);
 	snprintf(cg->rel, sizeof(cg->rel), "%s", rel);
 	for (int c = 0; c < V1_N; c++)
 		if (mounted(c) && (cg->fd[c] = make_folder(c, rel, err)) < 0)
 			goto fail;
+	/* Folders with processes are another's: refused, and never emptied
+	 * or removed (that would kill the container they belong to). */
 	procs = cg->fd[V1_DEVICES] >= 0 ? procs_of(cg->fd[V1_DEVICES]) : NULL;
 	if (!procs || *procs) {
-		shim_fail(err, EBUSY, "cgroup %s/devices%s is in use (or unreadable): it has processes",
+		shim_fail(err, EBUSY, "linux.cgroupsPath: container's cgroup is not empty (or "
+			  "unreadable): %s/devices%s has processes", CGROUP_V1_ROOT, rel);
+		goto keep;
+	}
+	/* frozen (or below a frozen folder): the init would stop on its
+	 * first instruction and create wait for ever */
+	if (cgroup_v1_is_frozen(cg) == 1) {
+		shim_fail(err, EBUSY, "linux.cgroupsPath: container's cgroup unexpectedly frozen: "
+			  "freezer.state of %s/freezer%s is not THAWED (thaw it first)",
 			  CGROUP_V1_ROOT, rel);
+		if (existed)
+			goto keep;
 		goto fail;
 	}
 	if (cgroup_v1_apply(cg, r, err) < 0)
@@ -480,6 +503,9 @@ int cgroup_v1_create(const char *rel, const struct oci_resources *r, struct cgro
 fail:
 	cgroup_v1_close(cg);
 	cgroup_v1_destroy(rel, NULL);
+	return -1;
+keep:
+	cgroup_v1_close(cg);
 	return -1;
 }
 

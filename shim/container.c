@@ -429,10 +429,10 @@ static int make_cgroup_v1(const struct create_opts *o, const struct oci_spec *s,
 		return -1;
 	if (cgroup_v1_create(rel, &s->resources, v1, err) == 0)
 		return 0;
-	if (!cgroup_not_needed(o, s, err))
-		return -1;
+	/* not ours to remove: create took back what it made, and folders
+	 * it found with processes in them are another container's */
 	unlinkat(dir_fd, STORE_CGROUP_V1, 0);
-	return 0;
+	return cgroup_not_needed(o, s, err) ? 0 : -1;
 }
 
 /* The folders ROOT/ID/cgroup-v1 names go; a failure is only said. */

@@ -162,6 +162,42 @@ head: /dev/k: Operation not permitted"
 	assert_success
 }
 
+@test "cgroup v1: a second container on a running one's cgroupsPath is refused, the first untouched" {
+	setup_bundle sleep 1000
+	update_config '.linux.cgroupsPath = "/shared-c"'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	shim_detached run -d -b "$BUNDLE" c2
+	assert_failure
+	assert_output_has "linux.cgroupsPath: container's cgroup is not empty"
+	[ "$(container_status c1)" = running ]
+	[ "$(cat /sys/fs/cgroup/freezer/shared-c/freezer.state)" = THAWED ]
+	[ -n "$(cat /sys/fs/cgroup/devices/shared-c/cgroup.procs)" ]
+	run shim delete -f c1
+	assert_success
+	assert_nothing_left
+}
+
+@test "cgroup v1: a frozen freezer folder is refused, not waited on" {
+	setup_bundle true
+	local parent=frozen-$$ h
+	mkdir /sys/fs/cgroup/freezer/$parent
+	echo FROZEN > /sys/fs/cgroup/freezer/$parent/freezer.state
+	update_config --arg p "/$parent/c1" '.linux.cgroupsPath = $p'
+	run timeout 60 "$SHIM_BIN" --root "$ROOT" run -d -b "$BUNDLE" c1 < /dev/null 3>&-
+	echo THAWED > /sys/fs/cgroup/freezer/$parent/freezer.state
+	local left=no
+	for h in /sys/fs/cgroup/*/; do
+		[ -e "$h$parent/c1" ] && left=yes
+		[ ! -d "$h$parent" ] || rmdir "$h$parent"
+	done
+	[ "$status" -ne 124 ] || { echo "run -d hung"; false; }
+	assert_failure
+	assert_output_has "linux.cgroupsPath: container's cgroup unexpectedly frozen"
+	[ "$left" = no ]
+	assert_nothing_left
+}
+
 @test "cgroup v1: delete of a paused container thaws and removes it" {
 	setup_bundle sleep 1000
 	shim_detached run -d -b "$BUNDLE" c1
