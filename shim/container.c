@@ -463,10 +463,8 @@ static int make_systemd_cgroup(const struct create_opts *o, const struct oci_spe
 	if (systemd_scope_names(s->cgroups_path, o->id, scope, err) < 0)
 		return -1;
 	snprintf(description, sizeof(description), "shim container %s", o->id);
-	if (systemd_scope_start(scope, description, &s->resources, err) < 0) {
-		scope->unit[0] = '\0';
+	if (systemd_scope_start(scope, description, &s->resources, err) < 0)
 		return -1;
-	}
 	*fd = cgroup_open(scope->rel, err);
 	if (*fd < 0 || cgroup_apply(*fd, scope->rel, &s->resources, err) < 0)
 		return -1;

@@ -152,8 +152,15 @@ int systemd_scope_start(struct systemd_scope *s, const char *description,
 	if (bus < 0)
 		return -1;
 	s->holder = clone_with_pidfd(0, -1, holder_main, NULL, &s->holder_pidfd, err);
-	if (s->holder < 0 || start_unit(bus, s, description, r, err) < 0 ||
-	    wait_in_scope(s, err) < 0) {
+	if (s->holder < 0 || start_unit(bus, s, description, r, err) < 0) {
+		s->unit[0] = '\0';	/* none started: a unit of that name is another's */
+		systemd_scope_drop_holder(s);
+		return -1;
+	}
+	if (wait_in_scope(s, err) < 0) {
+		/* the unit is ours (to stop); rel names where the holder was
+		 * last seen, the caller's own cgroup maybe: never to empty */
+		s->rel[0] = '\0';
 		systemd_scope_drop_holder(s);
 		return -1;
 	}

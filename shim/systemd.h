@@ -40,7 +40,8 @@ int systemd_scope_names(const char *cgroups_path, const char *id, struct systemd
 			struct shim_error *err);
 
 /* Start the scope, with the resources systemd knows as properties, and wait
- * until its holder is in it (s->rel is then its cgroup). */
+ * until its holder is in it (s->rel is then its cgroup). On failure s->unit
+ * is empty unless the unit was started (ours, to stop), and s->rel is. */
 int systemd_scope_start(struct systemd_scope *s, const char *description,
 			const struct oci_resources *r, struct shim_error *err);
 
