@@ -78,18 +78,16 @@ static int copy_link(int src, int dst, const char *name, const struct stat *st,
 	return 0;
 }
 
+/* A FIFO, socket or device node: made, never opened. mknod takes the
+ * whole mode (the init's umask is 0); the chown after it may clear the
+ * set-id bits, so those are set again. */
 static int copy_node(int dst, const char *name, const struct stat *st, const struct walk *w,
 		     struct shim_error *err)
 {
-	_cleanup_close_ int fd = -1;
-
 	if (mknodat(dst, name, st->st_mode & (S_IFMT | 07777), st->st_rdev) < 0)
 		return fail_at(w, "mknod", err);
 	if (fchownat(dst, name, st->st_uid, st->st_gid, AT_SYMLINK_NOFOLLOW) < 0)
 		return fail_at(w, "owner", err);
-	/* a node is never opened: its mode through an O_PATH fd's /proc
-	 * link is not to be had either, and mknod took the mode (umask 0
-	 * in the init) but for the set-id bits a chown may have cleared */
 	if ((st->st_mode & (S_ISUID | S_ISGID)) && fchmodat(dst, name, st->st_mode & 07777, 0) < 0)
 		return fail_at(w, "mode", err);
 	return 0;

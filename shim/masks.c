@@ -49,8 +49,8 @@ static int open_listed(int root, const struct oci_spec *spec, const struct rootf
 		fd = openat2_retry(a->fd[i], *rest ? rest : ".", O_PATH,
 				   RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
 		if (fd < 0)
-			return shim_fail_errno(err, "open %s beneath the %s mount of mounts[%zu]",
-					       *rest ? rest : ".", spec->mounts[i].type, i);
+			return shim_fail_errno(err, "open %s beneath the mount of mounts[%zu]",
+					       *rest ? rest : ".", i);
 		return fd;
 	}
 	return rootfs_open(root, path, O_PATH, err);

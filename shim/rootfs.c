@@ -605,7 +605,7 @@ static int dev_finish(int root_fd, const struct oci_spec *spec, struct shim_erro
 
 		if (strcmp(m->destination, "/dev") != 0)
 			continue;
-		if (m->bind || !(m->opts.attr_set & MOUNT_ATTR_RDONLY))
+		if (m->bind || !((m->opts.attr_set | m->opts.rattr_set) & MOUNT_ATTR_RDONLY))
 			return 0;
 		dev = rootfs_open(root_fd, "/dev", O_PATH | O_DIRECTORY, err);
 		if (dev < 0 || mount_set_attrs(dev, "", MOUNT_ATTR_RDONLY, 0, false, err) < 0)

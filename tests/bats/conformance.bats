@@ -227,6 +227,15 @@ written"
 ro"
 }
 
+@test "a /dev asked rro is filled first, then made read-only too" {
+	update_config '(.mounts[] | select(.destination == "/dev")).options += ["rro"] |
+		.process.args = ["sh", "-c", "ls /dev/null /dev/pts/ptmx /dev/shm > /dev/null && echo filled; touch /dev/x 2>/dev/null || echo ro"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "filled
+ro"
+}
+
 @test "a mount destination through a dangling symlink is made inside the rootfs" {
 	ln -s /real/deep "$BUNDLE/rootfs/dangling"
 	ln -s ../rel/x "$BUNDLE/rootfs/tmp/relative"
