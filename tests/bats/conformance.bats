@@ -218,8 +218,10 @@ written"
 	assert_output "$(printf '1001:5\r')"
 }
 
-@test "a read-only /dev is filled first, then made read-only" {
-	update_config '(.mounts[] | select(.destination == "/dev")).options += ["ro"] |
+# dev_filled_then_readonly OPTION: /dev with OPTION has its nodes, links
+# and mount points, and is read-only once the container runs.
+dev_filled_then_readonly() {
+	update_config --arg o "$1" '(.mounts[] | select(.destination == "/dev")).options += [$o] |
 		.process.args = ["sh", "-c", "ls /dev/null /dev/pts/ptmx /dev/shm > /dev/null && echo filled; touch /dev/x 2>/dev/null || echo ro"]'
 	run shim run -b "$BUNDLE" c1
 	assert_success
@@ -227,13 +229,12 @@ written"
 ro"
 }
 
+@test "a read-only /dev is filled first, then made read-only" {
+	dev_filled_then_readonly ro
+}
+
 @test "a /dev asked rro is filled first, then made read-only too" {
-	update_config '(.mounts[] | select(.destination == "/dev")).options += ["rro"] |
-		.process.args = ["sh", "-c", "ls /dev/null /dev/pts/ptmx /dev/shm > /dev/null && echo filled; touch /dev/x 2>/dev/null || echo ro"]'
-	run shim run -b "$BUNDLE" c1
-	assert_success
-	assert_output "filled
-ro"
+	dev_filled_then_readonly rro
 }
 
 @test "a mount destination through a dangling symlink is made inside the rootfs" {
