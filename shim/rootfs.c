@@ -213,14 +213,13 @@ static int check_proc_target(const struct oci_mount *m, int target, struct shim_
 			 m->destination);
 }
 
-/* The mount *mnt, just attached, taken into *anchor when it is a proc or
- * a sysfs (struct rootfs_anchors). */
-static void keep_anchor(int *mnt, int *anchor)
+/* A bound tree whose root is a procfs or a sysfs (a rootless setup binds
+ * the host's): kept as an anchor (struct rootfs_anchors) once attached. */
+static bool is_proc_or_sysfs(int fd)
 {
 	struct statfs sf;
 
-	if (fstatfs(*mnt, &sf) == 0 && (sf.f_type == PROC_SUPER_MAGIC || sf.f_type == SYSFS_MAGIC))
-		*anchor = TAKE_FD(*mnt);
+	return fstatfs(fd, &sf) == 0 && (sf.f_type == PROC_SUPER_MAGIC || sf.f_type == SYSFS_MAGIC);
 }
 
 /* prepared: a tree the runtime made (an idmapped copy, shim/idmap.h, or
@@ -255,7 +254,8 @@ static int mount_bind(int root_fd, const struct oci_mount *m, const struct mount
 	if (target < 0 || check_proc_target(m, target, err) < 0 ||
 	    mount_attach(tree, target, "", err) < 0)
 		return -1;
-	keep_anchor(&tree, anchor);
+	if (is_proc_or_sysfs(tree))
+		*anchor = TAKE_FD(tree);
 	return 0;
 }
 
@@ -463,7 +463,9 @@ static int mount_fs(int root_fd, const struct oci_mount *m, const struct mount_o
 	if (target < 0 || check_proc_target(m, target, err) < 0 ||
 	    mount_attach(mnt, target, "", err) < 0)
 		return -1;
-	keep_anchor(&mnt, anchor);
+	/* a new proc or sysfs is an anchor (struct rootfs_anchors) */
+	if (strcmp(type, "proc") == 0 || strcmp(type, "sysfs") == 0)
+		*anchor = TAKE_FD(mnt);
 	return 0;
 }
 
