@@ -6,7 +6,10 @@
 
 #include "oci/mount_options.h"
 
-enum opt_kind { ATTR_SET, ATTR_CLR, ATIME, PROPAGATION, BIND, IDMAP, COPYUP, NO_OP, UNSUPPORTED };
+/* ATIME picks one of the three atime settings; ATIME_UNSET undoes one
+ * (mount(8)'s "atime", "nostrictatime": the default, relatime, instead). */
+enum opt_kind { ATTR_SET, ATTR_CLR, ATIME, ATIME_UNSET, PROPAGATION, BIND, IDMAP, COPYUP, NO_OP,
+		UNSUPPORTED };
 
 static const struct {
 	const char *name;
@@ -25,6 +28,8 @@ static const struct {
 	{ "relatime", ATIME, MOUNT_ATTR_RELATIME, 0 },
 	{ "noatime", ATIME, MOUNT_ATTR_NOATIME, 0 },
 	{ "strictatime", ATIME, MOUNT_ATTR_STRICTATIME, 0 },
+	{ "atime", ATIME_UNSET, MOUNT_ATTR_NOATIME, 0 },
+	{ "nostrictatime", ATIME_UNSET, MOUNT_ATTR_STRICTATIME, 0 },
 	/* runc's recursive forms: every mount below the top one too */
 	{ "rro", ATTR_SET, MOUNT_ATTR_RDONLY, 1 },     { "rrw", ATTR_CLR, MOUNT_ATTR_RDONLY, 1 },
 	{ "rnosuid", ATTR_SET, MOUNT_ATTR_NOSUID, 1 }, { "rsuid", ATTR_CLR, MOUNT_ATTR_NOSUID, 1 },
@@ -37,6 +42,9 @@ static const struct {
 	{ "rrelatime", ATIME, MOUNT_ATTR_RELATIME, 1 },
 	{ "rnoatime", ATIME, MOUNT_ATTR_NOATIME, 1 },
 	{ "rstrictatime", ATIME, MOUNT_ATTR_STRICTATIME, 1 },
+	{ "ratime", ATIME_UNSET, MOUNT_ATTR_NOATIME, 1 },
+	{ "rnostrictatime", ATIME_UNSET, MOUNT_ATTR_STRICTATIME, 1 },
+	{ "rnorelatime", NO_OP, 0, 1 },
 	{ "private", PROPAGATION, MS_PRIVATE, 0 },    { "rprivate", PROPAGATION, MS_PRIVATE, 1 },
 	{ "slave", PROPAGATION, MS_SLAVE, 0 },        { "rslave", PROPAGATION, MS_SLAVE, 1 },
 	{ "shared", PROPAGATION, MS_SHARED, 0 },      { "rshared", PROPAGATION, MS_SHARED, 1 },
@@ -44,11 +52,15 @@ static const struct {
 	{ "runbindable", PROPAGATION, MS_UNBINDABLE, 1 },
 	{ "bind", BIND, 0, 0 },                       { "rbind", BIND, 0, 1 },
 	{ "idmap", IDMAP, 0, 0 },                     { "ridmap", IDMAP, 0, 1 },
-	/* What they ask for is what a mount gets anyway: "defaults"; the
-	 * atime the kernel picks without a word (relatime); "loud" and
-	 * "silent", which only change what the kernel logs. */
+	/* What they ask for is what a mount gets anyway: "defaults";
+	 * "norelatime", which leaves the atime to the kernel (relatime);
+	 * "loud" and "silent", which only change what the kernel logs;
+	 * "iversion" and "noiversion": since 6.1 the file systems that keep
+	 * i_version (ext4, xfs, btrfs) keep it always, and fsconfig takes no
+	 * such flag. */
 	{ "defaults", NO_OP, 0, 0 },    { "norelatime", NO_OP, 0, 0 },
-	{ "nostrictatime", NO_OP, 0, 0 }, { "loud", NO_OP, 0, 0 }, { "silent", NO_OP, 0, 0 },
+	{ "loud", NO_OP, 0, 0 },        { "silent", NO_OP, 0, 0 },
+	{ "iversion", NO_OP, 0, 0 },    { "noiversion", NO_OP, 0, 0 },
 	{ "tmpcopyup", COPYUP, 0, 0 },	/* a tmpfs only: shim/copyup.h */
 	{ "remount", UNSUPPORTED, 0, 0 },
 };
@@ -63,9 +75,15 @@ static void set_attr(uint64_t *set, uint64_t *clr, enum opt_kind kind, uint64_t 
 	} else if (kind == ATTR_CLR) {
 		*clr |= value;
 		*set &= ~value;
-	} else {	/* ATIME: one of three, which mount_setattr wants cleared first */
+	} else if (kind == ATIME) {	/* one of three, which mount_setattr wants cleared first */
 		*set = (*set & ~(uint64_t)MOUNT_ATTR__ATIME) | value;
 		*clr |= MOUNT_ATTR__ATIME;
+	} else {	/* ATIME_UNSET: "atime" also asks for the default outright */
+		bool chosen = *clr & MOUNT_ATTR__ATIME;
+		uint64_t current = *set & MOUNT_ATTR__ATIME;
+
+		if ((chosen && current == value) || (!chosen && value == MOUNT_ATTR_NOATIME))
+			set_attr(set, clr, ATIME, MOUNT_ATTR_RELATIME);
 	}
 }
 
@@ -100,6 +118,7 @@ int mount_opts_parse(char *const *options, const char *where, struct mount_opts 
 		case ATTR_SET:
 		case ATTR_CLR:
 		case ATIME:
+		case ATIME_UNSET:
 			if (table[k].recursive)
 				set_attr(&o->rattr_set, &o->rattr_clr, table[k].kind, table[k].value);
 			else

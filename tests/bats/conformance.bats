@@ -237,6 +237,21 @@ ro"
 	dev_filled_then_readonly rro
 }
 
+@test "atime and nostrictatime undo noatime and strictatime, as runc's options do" {
+	update_config '.mounts += [
+		{"destination": "/a", "type": "tmpfs", "source": "tmpfs", "options": ["noatime", "atime"]},
+		{"destination": "/b", "type": "tmpfs", "source": "tmpfs", "options": ["strictatime", "nostrictatime"]},
+		{"destination": "/c", "type": "tmpfs", "source": "tmpfs", "options": ["noatime", "iversion"]},
+		{"destination": "/d", "type": "bind", "source": "/etc", "options": ["rbind", "rnoatime", "ratime", "rnorelatime"]}] |
+		.process.args = ["sh", "-c", "for m in /a /b /c /d; do awk -v m=$m \"\\$5 == m { print m, \\$6 }\" /proc/self/mountinfo; done"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "/a rw,relatime
+/b rw,relatime
+/c rw,noatime
+/d rw,relatime"
+}
+
 @test "a mount destination through a dangling symlink is made inside the rootfs" {
 	ln -s /real/deep "$BUNDLE/rootfs/dangling"
 	ln -s ../rel/x "$BUNDLE/rootfs/tmp/relative"

@@ -62,6 +62,55 @@ TEST(later_mount_options_win)
 	return 0;
 }
 
+TEST(atime_undoes_noatime_and_asks_for_relatime)
+{
+	char *opts[] = { "noatime", "atime", NULL };
+	char *alone[] = { "atime", NULL };
+	char *strict[] = { "strictatime", "atime", NULL };
+	struct mount_opts o;
+
+	CHECK(mount_opts_parse(opts, "mounts[0]", &o, &err) == 0);
+	CHECK((o.attr_set & MOUNT_ATTR__ATIME) == MOUNT_ATTR_RELATIME);
+	CHECK((o.attr_clr & MOUNT_ATTR__ATIME) == MOUNT_ATTR__ATIME);
+	CHECK(mount_opts_parse(alone, "mounts[0]", &o, &err) == 0);
+	CHECK((o.attr_clr & MOUNT_ATTR__ATIME) == MOUNT_ATTR__ATIME);
+	CHECK((o.attr_set & MOUNT_ATTR__ATIME) == MOUNT_ATTR_RELATIME);
+	/* as mount(8): "atime" only undoes noatime */
+	CHECK(mount_opts_parse(strict, "mounts[0]", &o, &err) == 0);
+	CHECK((o.attr_set & MOUNT_ATTR__ATIME) == MOUNT_ATTR_STRICTATIME);
+	return 0;
+}
+
+TEST(nostrictatime_undoes_only_strictatime)
+{
+	char *opts[] = { "rstrictatime", "rnostrictatime", NULL };
+	char *noatime[] = { "noatime", "nostrictatime", NULL };
+	char *alone[] = { "nostrictatime", "rnorelatime", "iversion", "noiversion", NULL };
+	struct mount_opts o;
+
+	CHECK(mount_opts_parse(opts, "mounts[0]", &o, &err) == 0);
+	CHECK((o.rattr_set & MOUNT_ATTR__ATIME) == MOUNT_ATTR_RELATIME);
+	CHECK((o.rattr_clr & MOUNT_ATTR__ATIME) == MOUNT_ATTR__ATIME);
+	CHECK(o.attr_set == 0 && o.attr_clr == 0);
+	CHECK(mount_opts_parse(noatime, "mounts[0]", &o, &err) == 0);
+	CHECK((o.attr_set & MOUNT_ATTR__ATIME) == MOUNT_ATTR_NOATIME);
+	CHECK(mount_opts_parse(alone, "mounts[0]", &o, &err) == 0);
+	CHECK(o.attr_set == 0 && o.attr_clr == 0 && o.rattr_set == 0 && o.rattr_clr == 0);
+	CHECK(o.n_fs_params == 0);
+	return 0;
+}
+
+TEST(ratime_undoes_rnoatime)
+{
+	char *opts[] = { "rnoatime", "ratime", NULL };
+	struct mount_opts o;
+
+	CHECK(mount_opts_parse(opts, "mounts[0]", &o, &err) == 0);
+	CHECK((o.rattr_set & MOUNT_ATTR__ATIME) == MOUNT_ATTR_RELATIME);
+	CHECK((o.rattr_clr & MOUNT_ATTR__ATIME) == MOUNT_ATTR__ATIME);
+	return 0;
+}
+
 TEST(bind_and_propagation_options)
 {
 	char *opts[] = { "rbind", "rslave", "defaults", NULL };
@@ -409,6 +458,9 @@ int main(void)
 	RUN(errors_read_errno_as_runc_does);
 	RUN(mount_options_sort_into_attributes_and_parameters);
 	RUN(later_mount_options_win);
+	RUN(atime_undoes_noatime_and_asks_for_relatime);
+	RUN(nostrictatime_undoes_only_strictatime);
+	RUN(ratime_undoes_rnoatime);
 	RUN(bind_and_propagation_options);
 	RUN(unsupported_mount_options_are_named);
 	RUN(tmpcopyup_is_kept_with_its_index_and_is_no_fs_parameter);
