@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * runtime_bench [-t TURN] ROOT BUNDLE RUNS RUNTIME...: RUNS sequential
+ * runtime_bench [-t TURN] [-i] ROOT BUNDLE RUNS RUNTIME...: RUNS sequential
  * `RUNTIME --root ROOT run -b BUNDLE bench-K-N` of each RUNTIME (create +
  * start + wait + delete in one command, for runc, crun and shim alike),
  * stdio on /dev/null, the runtimes taking turns of TURN runs each (default
@@ -13,6 +13,11 @@
  *
  * A RUNTIME named "floor" (tests/bench/floor.c) is run as
  * `floor BUNDLE/rootfs /bin/true`.
+ *
+ * With -i each run is instead `RUNTIME --root ROOT create -b BUNDLE bad/id`,
+ * which a runtime refuses at the id, before any work: what is timed is its
+ * start alone (for shim, its protected re-exec, shim/selfexe.h, happens
+ * before the id is read). A run that succeeds counts as failed.
  *
  * Output, a line a runtime: "NAME median_us=N mean_us=N min_us=N max_us=N
  * maxrss_kb=N runs=N failed=N", NAME being RUNTIME's basename.
@@ -81,16 +86,21 @@ static int is_floor(const char *path)
 	return strcmp(slash ? slash + 1 : path, "floor") == 0;
 }
 
+static int refused_at_id;	/* -i */
+
 /* Run i of runtime k, timed into r. */
 static void time_run(struct runtime *r, int k, int i, char *root, char *bundle, char *rootfs)
 {
 	char id[32];
 	char *cmd[] = { r->path, "--root", root, "run", "-b", bundle, id, NULL };
+	char *refused[] = { r->path, "--root", root, "create", "-b", bundle, "bad/id", NULL };
 	char *floor_cmd[] = { r->path, rootfs, "/bin/true", NULL };
 	long rss = 0;
+	int status;
 
 	snprintf(id, sizeof(id), "bench-%d-%d", k, i);
-	if (one_run(is_floor(r->path) ? floor_cmd : cmd, &r->t[i], &rss) != 0)
+	status = one_run(refused_at_id ? refused : is_floor(r->path) ? floor_cmd : cmd, &r->t[i], &rss);
+	if (refused_at_id ? status <= 0 || status >= 126 : status != 0)
 		r->failed++;
 	r->sum += r->t[i];
 	if (rss > r->maxrss)
@@ -118,9 +128,13 @@ int main(int argc, char **argv)
 		turn = atoi(argv[2]);
 		argc -= 2, argv += 2;
 	}
+	if (argc > 1 && strcmp(argv[1], "-i") == 0) {
+		refused_at_id = 1;
+		argc--, argv++;
+	}
 	n = argc - 4;
 	if (argc < 5 || n > 8 || (runs = atoi(argv[3])) < 1 || turn < 1) {
-		fprintf(stderr, "usage: runtime_bench [-t TURN] ROOT BUNDLE RUNS RUNTIME...\n");
+		fprintf(stderr, "usage: runtime_bench [-t TURN] [-i] ROOT BUNDLE RUNS RUNTIME...\n");
 		return 2;
 	}
 	for (int k = 0; k < n; k++) {
