@@ -69,6 +69,58 @@ int fd_close_from(int fd_dir, unsigned int first, struct shim_error *err)
 	return fd_close_listed(dir, first, NULL, 0, err);
 }
 
+/* The kept fds from first up, sorted, each once. */
+static size_t sorted_keep(unsigned int first, const int *keep, size_t n_keep, unsigned int *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < n_keep; i++) {
+		size_t j;
+
+		if (keep[i] < 0 || (unsigned int)keep[i] < first)
+			continue;
+		for (j = n; j > 0 && out[j - 1] >= (unsigned int)keep[i]; j--)
+			;
+		if (j < n && out[j] == (unsigned int)keep[i])
+			continue;
+		memmove(out + j + 1, out + j, (n - j) * sizeof(*out));
+		out[j] = (unsigned int)keep[i];
+		n++;
+	}
+	return n;
+}
+
+int fd_close_sparing(int fd_dir, unsigned int first, const int *keep, size_t n_keep,
+		     struct shim_error *err)
+{
+	unsigned int sorted[FD_MAX_KEEP], from = first;
+	size_t n;
+	int dir;
+
+	if (n_keep > FD_MAX_KEEP)
+		return shim_fail(err, E2BIG, "closing fds: more than %d to keep", FD_MAX_KEEP);
+	n = sorted_keep(first, keep, n_keep, sorted);
+	for (size_t i = 0; i <= n; i++) {
+		unsigned int to = i < n ? sorted[i] : 0;
+
+		if (i < n && to == from) {	/* nothing between two kept fds */
+			from = to + 1;
+			continue;
+		}
+		if (sys_close_range(from, i < n ? to - 1 : ~0U, 0) < 0)
+			goto listed;
+		from = to + 1;
+	}
+	return 0;
+listed:
+	if (errno != ENOSYS && errno != EPERM)
+		return shim_fail_errno(err, "close_range(%u, ...)", from);
+	dir = fcntl(fd_dir, F_DUPFD_CLOEXEC, 0);
+	if (dir < 0)
+		return shim_fail_errno(err, "closing fds: dup of the fd folder");
+	return fd_close_listed(dir, first, keep, n_keep, err);
+}
+
 bool fd_have_close_range(void)
 {
 	/* an empty range: closes nothing where the call exists */

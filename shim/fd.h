@@ -28,6 +28,14 @@ int fd_close_from_proc(unsigned int first, struct shim_error *err);
 int fd_close_listed(int dir_fd, unsigned int first, const int *keep, size_t n_keep,
 		    struct shim_error *err);
 
+/* Close every fd >= first but the n_keep fds of keep (-1s and fds below
+ * first are skipped; at most FD_MAX_KEEP): close_range over the gaps
+ * between them, or, where the kernel lacks it or a filter refuses it, one
+ * by one as fd_dir lists them (as fd_close_from; fd_dir is kept). */
+#define FD_MAX_KEEP 16
+int fd_close_sparing(int fd_dir, unsigned int first, const int *keep, size_t n_keep,
+		     struct shim_error *err);
+
 /* --preserve-fds N: fds 3 .. 3+N-1 must all be open. */
 int fd_check_preserved(unsigned int n, struct shim_error *err);
 

@@ -178,7 +178,7 @@ static int rootfs_reachable(struct init_ctx *c, struct shim_error *err)
 static int let_go(struct init_ctx *c, struct process_plan *plan, struct shim_error *err)
 {
 	int keep[5] = { c->sync_fd, c->fifo_fd, -1, plan->has_agent ? plan->agent_fd : -1, -1 };
-	int dir = procfs_open_self("fd", O_RDONLY | O_DIRECTORY, err), list;
+	int dir = procfs_open_self("fd", O_RDONLY | O_DIRECTORY, err);
 
 	if (dir < 0)
 		return shim_error_wrap(err, "the init's fd folder");
@@ -187,11 +187,8 @@ static int let_go(struct init_ctx *c, struct process_plan *plan, struct shim_err
 		  "to process.user");
 	procfs_release();
 	keep[4] = log_release();
-	list = fcntl(dir, F_DUPFD_CLOEXEC, 0);
-	if (list < 0)
-		return shim_fail_errno(err, "closing the runtime's fds: dup");
-	if (fd_close_listed(list, 3 + c->preserve_fds, keep, 5, err) < 0)
-		return -1;
+	if (fd_close_sparing(dir, 3 + c->preserve_fds, keep, 5, err) < 0)
+		return shim_error_wrap(err, "closing the runtime's fds");
 	free(c->prepared);
 	c->prepared = NULL;
 	plan->fd_dir = dir;

@@ -314,6 +314,38 @@ TEST(close_listed_spares_the_kept_fds)
 	return 0;
 }
 
+TEST(close_sparing_closes_the_gaps_between_the_kept_fds)
+{
+	int fd[6], dir = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int keep[5];
+
+	for (int i = 0; i < 6; i++)
+		fd[i] = open("/dev/null", O_RDONLY);
+	CHECK(dir >= 3 && fd[0] > dir && fd[5] == fd[0] + 5);
+	/* out of order, twice, below first and -1: all taken in their stride */
+	keep[0] = fd[4], keep[1] = fd[1], keep[2] = fd[2], keep[3] = -1, keep[4] = fd[4];
+	CHECK(fd_close_sparing(dir, (unsigned int)fd[1], keep, 5, &err) == 0);
+	CHECK(fcntl(fd[0], F_GETFD) >= 0);	/* below first */
+	CHECK(fcntl(fd[1], F_GETFD) >= 0 && fcntl(fd[2], F_GETFD) >= 0);
+	CHECK(fcntl(fd[3], F_GETFD) < 0);
+	CHECK(fcntl(fd[4], F_GETFD) >= 0);
+	CHECK(fcntl(fd[5], F_GETFD) < 0);
+	CHECK(fcntl(dir, F_GETFD) >= 0);	/* below first too */
+	close(fd[0]), close(fd[1]), close(fd[2]), close(fd[4]), close(dir);
+	return 0;
+}
+
+TEST(close_sparing_refuses_more_kept_fds_than_it_holds)
+{
+	int keep[FD_MAX_KEEP + 1];
+
+	for (int i = 0; i <= FD_MAX_KEEP; i++)
+		keep[i] = -1;
+	CHECK(fd_close_sparing(-1, 1000, keep, FD_MAX_KEEP + 1, &err) < 0);
+	CHECK(err.errnum == E2BIG);
+	return 0;
+}
+
 TEST(preserved_fds_must_be_open)
 {
 	int fd = dup2(0, 3);
@@ -475,6 +507,8 @@ int main(void)
 	RUN(a_path_that_does_not_fit_fails_instead_of_being_cut);
 	RUN(close_from_proc_closes_from_first_up);
 	RUN(close_listed_spares_the_kept_fds);
+	RUN(close_sparing_closes_the_gaps_between_the_kept_fds);
+	RUN(close_sparing_refuses_more_kept_fds_than_it_holds);
 	RUN(preserved_fds_must_be_open);
 	RUN(start_time_of_self_is_stable);
 	RUN(a_pid_with_another_start_time_is_not_opened);

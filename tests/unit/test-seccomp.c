@@ -152,6 +152,31 @@ TEST(close_from_lists_the_fd_folder_where_close_range_is_missing)
 	return 0;
 }
 
+/* 0 when fd_close_sparing, with close_range refused, closed two fds
+ * around a kept one by the fd folder's list, and kept that one. */
+static int close_sparing_one(long unused)
+{
+	int dir = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int a = open("/dev/null", O_RDONLY), b = open("/dev/null", O_RDONLY);
+	int c = open("/dev/null", O_RDONLY);
+	int keep[1] = { b };
+
+	(void)unused;
+	if (fd_close_sparing(dir, (unsigned int)a, keep, 1, &err) < 0)
+		return 1;
+	return fcntl(a, F_GETFD) < 0 && fcntl(b, F_GETFD) >= 0 && fcntl(c, F_GETFD) < 0 &&
+			       fcntl(dir, F_GETFD) >= 0
+		       ? 0 : 2;
+}
+
+TEST(close_sparing_lists_the_fd_folder_where_close_range_is_refused)
+{
+	NEEDS_SECCOMP();
+	CHECK(under(NO_CLOSE_RANGE(""), close_sparing_one, 0) == 0);
+	CHECK(under(NO_CLOSE_RANGE(", \"errnoRet\": 38"), close_sparing_one, 0) == 0);
+	return 0;
+}
+
 static int have_close_range(long unused)
 {
 	(void)unused;
@@ -176,6 +201,7 @@ int main(void)
 	RUN(a_profile_naming_a_newer_syscall_moves_the_threshold);
 	RUN(close_from_lists_the_fd_folder_where_close_range_is_refused);
 	RUN(close_from_lists_the_fd_folder_where_close_range_is_missing);
+	RUN(close_sparing_lists_the_fd_folder_where_close_range_is_refused);
 	RUN(close_range_is_missing_only_on_enosys);
 	TAP_DONE();
 }
