@@ -53,20 +53,26 @@ int fd_close_from_proc(unsigned int first, struct shim_error *err)
 	return fd_close_listed(dir, first, NULL, 0, err);
 }
 
+/* close_range's fallback: what a dup of fd_dir (our fd folder) lists. */
+static int close_as_listed(int fd_dir, unsigned int first, const int *keep, size_t n_keep,
+			   struct shim_error *err)
+{
+	int dir = fcntl(fd_dir, F_DUPFD_CLOEXEC, 0);
+
+	if (dir < 0)
+		return shim_fail_errno(err, "closing fds: dup of the fd folder");
+	return fd_close_listed(dir, first, keep, n_keep, err);
+}
+
 int fd_close_from(int fd_dir, unsigned int first, struct shim_error *err)
 {
-	int dir;
-
 	if (sys_close_range(first, ~0U, 0) == 0)
 		return 0;
 	if (fd_dir < 0 && errno == ENOSYS)
 		return fd_close_from_proc(first, err);
 	if (fd_dir < 0 || (errno != ENOSYS && errno != EPERM))
 		return shim_fail_errno(err, "close_range(%u, ~0U)", first);
-	dir = fcntl(fd_dir, F_DUPFD_CLOEXEC, 0);
-	if (dir < 0)
-		return shim_fail_errno(err, "closing fds: dup of the fd folder");
-	return fd_close_listed(dir, first, NULL, 0, err);
+	return close_as_listed(fd_dir, first, NULL, 0, err);
 }
 
 /* The kept fds from first up, sorted, each once. */
@@ -95,7 +101,6 @@ int fd_close_sparing(int fd_dir, unsigned int first, const int *keep, size_t n_k
 {
 	unsigned int sorted[FD_MAX_KEEP], from = first;
 	size_t n;
-	int dir;
 
 	if (n_keep > FD_MAX_KEEP)
 		return shim_fail(err, E2BIG, "closing fds: more than %d to keep", FD_MAX_KEEP);
@@ -115,10 +120,7 @@ int fd_close_sparing(int fd_dir, unsigned int first, const int *keep, size_t n_k
 listed:
 	if (errno != ENOSYS && errno != EPERM)
 		return shim_fail_errno(err, "close_range(%u, ...)", from);
-	dir = fcntl(fd_dir, F_DUPFD_CLOEXEC, 0);
-	if (dir < 0)
-		return shim_fail_errno(err, "closing fds: dup of the fd folder");
-	return fd_close_listed(dir, first, keep, n_keep, err);
+	return close_as_listed(fd_dir, first, keep, n_keep, err);
 }
 
 bool fd_have_close_range(void)
