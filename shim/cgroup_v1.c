@@ -461,8 +461,8 @@ static bool devices_folder_exists(const char *rel)
 {
 	char path[PATH_MAX];
 
-	return snprintf(path, sizeof(path), "%s/%s%s", CGROUP_V1_ROOT, hierarchy[V1_DEVICES], rel) <
-		       (int)sizeof(path) &&
+	return path_format(path, sizeof(path), NULL, "%s/%s%s", CGROUP_V1_ROOT,
+			   hierarchy[V1_DEVICES], rel) == 0 &&
 	       access(path, F_OK) == 0;
 }
 
