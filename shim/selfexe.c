@@ -8,11 +8,14 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
+#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "oci/cleanup.h"
 #include "shim/log.h"
 #include "shim/selfexe.h"
+#include "shim/selfmap.h"
 #include "shim/syscalls.h"
 
 #define SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
@@ -95,6 +98,35 @@ static int drop_section_headers(int fd, off_t size)
 	return pwrite(fd, &eh, sizeof(eh), 0) == (ssize_t)sizeof(eh) ? 0 : -1;
 }
 
+/* The bind's file made this process's image and exe in place, which an
+ * exec through it would have done (shim/selfmap.h); false where the
+ * kernel does not let us (no CAP_SYS_RESOURCE in the host's user
+ * namespace), and the exec follows. */
+static bool moved_onto_bind(int tree)
+{
+	struct shim_error err = { 0 };
+	char path[32], text[512];
+	_cleanup_close_ int fd = -1;
+
+	if (!selfmap_allowed()) {
+		log_debug("no CAP_SYS_RESOURCE to set the runtime's exe: it execs itself");
+		return false;
+	}
+	/* a readable fd for mmap and prctl (the tree's is O_PATH) */
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", tree);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		log_debug("opening the read-only bind of the runtime binary: %s", strerror(errno));
+		return false;
+	}
+	if (selfmap_adopt(fd, &err) < 0) {
+		log_debug("mapping the runtime again from its read-only bind: %s; it execs itself",
+			  shim_error_text(&err, text, sizeof(text)));
+		return false;
+	}
+	return true;
+}
+
 static int sealed_copy(int exe, struct shim_error *err)
 {
 	struct stat st;
@@ -136,6 +168,10 @@ int selfexe_ensure_sealed(char **argv, struct shim_error *err)
 	if (on_readonly_mount())
 		return 0;
 	copy = readonly_bind();
+	if (copy >= 0 && moved_onto_bind(copy)) {
+		log_debug("running from a read-only bind of the runtime binary, mapped in place");
+		return 0;
+	}
 	if (copy >= 0) {
 		log_debug("re-executing through a read-only bind of the runtime binary");
 	} else {

@@ -418,6 +418,68 @@ assert_exe_unwritable() {
 	assert_output_has "Read-only file system"
 }
 
+# `run` in the foreground, $@ before it, its container sleeping: RPID is
+# the runtime's own process, its --debug log in $BATS_TEST_TMPDIR/log.
+start_foreground_runtime() {
+	update_config '.process.args = ["sleep", "1000"]'
+	"$@" "$SHIM_BIN" --debug --log "$BATS_TEST_TMPDIR/log" --root "$ROOT" run -b "$BUNDLE" c1 \
+		< /dev/null > /dev/null 2>&1 3>&- &
+	RPID=$!
+	wait_for_status c1 running
+}
+
+# The runtime's process holds no mapping of its binary's path, its exe
+# is on a read-only mount, and once it exits no write gets through it.
+assert_runtime_unwritable() {
+	local before=$1 path
+	path=$(readlink -f "$SHIM_BIN")
+	run grep -c -F "$path" "/proc/$RPID/maps"
+	assert_output 0
+	run readlink "/proc/$RPID/exe"
+	[ "$output" != "$path" ] || { echo "the runtime runs $output"; false; }
+	exec 8< "/proc/$RPID/exe"
+	shim kill c1 KILL
+	wait "$RPID" || true
+	run sh -c 'printf pwned 1<> /proc/self/fd/8'
+	exec 8<&-
+	assert_failure
+	assert_output_has "Read-only file system"
+	[ "$(sha256sum < "$SHIM_BIN")" = "$before" ]
+}
+
+@test "the runtime maps itself again from a read-only bind of its binary, with no exec" {
+	local before
+	before=$(sha256sum < "$SHIM_BIN")
+	start_foreground_runtime
+	run grep -c "mapped in place" "$BATS_TEST_TMPDIR/log"
+	assert_output 1
+	run grep -c "re-executing" "$BATS_TEST_TMPDIR/log"
+	assert_output 0
+	assert_runtime_unwritable "$before"
+}
+
+@test "where the runtime may not set its exe, it re-executes through the read-only bind" {
+	local before
+	before=$(sha256sum < "$SHIM_BIN")
+	# PR_SET_MM (35) refused: not even its capability probe gets through
+	start_foreground_runtime "$PAYLOAD/no-syscall" prctl@0=35
+	run grep -c "re-executing through a read-only bind" "$BATS_TEST_TMPDIR/log"
+	assert_output 1
+	assert_runtime_unwritable "$before"
+}
+
+@test "a runtime that fails midway through mapping itself again re-executes, unwritable" {
+	local before
+	before=$(sha256sum < "$SHIM_BIN")
+	# its code is mapped again before the writable segment's mremap fails
+	start_foreground_runtime "$PAYLOAD/no-syscall" mremap
+	run grep -c "mremap of the writable segment" "$BATS_TEST_TMPDIR/log"
+	assert_output 1
+	run grep -c "re-executing through a read-only bind" "$BATS_TEST_TMPDIR/log"
+	assert_output 1
+	assert_runtime_unwritable "$before"
+}
+
 @test "a runtime binary already on a read-only mount runs as it is, never writable" {
 	local before
 	RO_BIN=$BATS_TEST_TMPDIR/shim-ro

@@ -25,7 +25,8 @@ static const struct {
 	{ "openat2", SYS_openat2 },         { "pidfd_open", SYS_pidfd_open },
 	{ "pidfd_send_signal", SYS_pidfd_send_signal },
 	{ "fsopen", SYS_fsopen },           { "mount_setattr", SYS_mount_setattr },
-	{ "open_tree", SYS_open_tree },
+	{ "open_tree", SYS_open_tree },     { "prctl", SYS_prctl },
+	{ "mremap", SYS_mremap },
 };
 
 int main(int argc, char **argv)
