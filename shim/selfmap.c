@@ -83,18 +83,33 @@ static int replace_by_copy(uintptr_t start, size_t len, struct shim_error *err)
 	return 0;
 }
 
+/* The first page of the loaded segment after segment i, or 0. */
+static uintptr_t next_segment_start(const struct image *im, size_t i)
+{
+	for (size_t j = i + 1; j < im->n; j++)
+		if (im->ph[j].p_type == PT_LOAD && im->ph[j].p_filesz > 0)
+			return (im->bias + im->ph[j].p_vaddr) & ~(im->page - 1);
+	return 0;
+}
+
 /* Each loaded segment's file-backed pages, rounded as the kernel maps
- * them (the zero-filled rest of a writable segment is anonymous already). */
+ * them (the zero-filled rest of a writable segment is anonymous already).
+ * The kernel maps the segments in order, so a page two of them share
+ * belongs to the later one: it is left out of the earlier one here, or
+ * mapping it again from the file would undo what the program wrote. */
 static int map_segments(int fd, const struct image *im, struct shim_error *err)
 {
 	for (size_t i = 0; i < im->n; i++) {
 		const ElfW(Phdr) *p = &im->ph[i];
-		uintptr_t start, end;
+		uintptr_t start, end, next;
 
 		if (p->p_type != PT_LOAD || p->p_filesz == 0)
 			continue;
 		start = (im->bias + p->p_vaddr) & ~(im->page - 1);
 		end = (im->bias + p->p_vaddr + p->p_filesz + im->page - 1) & ~(im->page - 1);
+		next = next_segment_start(im, i);
+		if (next > start && next < end)
+			end = next;
 		if (p->p_flags & PF_W) {
 			if (replace_by_copy(start, end - start, err) < 0)
 				return -1;
