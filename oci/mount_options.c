@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 
@@ -66,6 +67,35 @@ static const struct {
 };
 
 #define N_TABLE (sizeof(table) / sizeof(table[0]))
+
+/* The VFS's own superblock flags, which fsconfig takes for any filesystem
+ * (the kernel's fs_context.c): not in the table, they go as parameters. */
+static const char *const sb_flags[] = {
+	"async", "dirsync", "lazytime", "mand", "nolazytime", "nomand", "sync",
+};
+
+#define N_SB_FLAGS (sizeof(sb_flags) / sizeof(sb_flags[0]))
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+const char *mount_option_known_name(size_t i)
+{
+	static const char *sorted[N_TABLE + N_SB_FLAGS];
+	static size_t n;
+
+	if (n == 0) {
+		for (size_t k = 0; k < N_TABLE; k++)
+			if (table[k].kind != UNSUPPORTED)
+				sorted[n++] = table[k].name;
+		for (size_t k = 0; k < N_SB_FLAGS; k++)
+			sorted[n++] = sb_flags[k];
+		qsort(sorted, n, sizeof(sorted[0]), cmp_name);
+	}
+	return i < n ? sorted[i] : NULL;
+}
 
 static void set_attr(uint64_t *set, uint64_t *clr, enum opt_kind kind, uint64_t value)
 {

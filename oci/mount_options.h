@@ -14,6 +14,7 @@
 #define OCI_MOUNT_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "oci/error.h"
@@ -50,6 +51,11 @@ struct mount_opts {
 	unsigned int n_fs_params;
 	char where[32];			/* "mounts[3]", for messages */
 };
+
+/* The i-th (from 0) of the option names taken, in alphabetical order, or
+ * NULL past the last: the table's and the VFS's superblock flags (what
+ * `shim features` lists as mountOptions). */
+const char *mount_option_known_name(size_t i);
 
 /* options is NULL-terminated (or NULL); where names the mount ("mounts[3]")
  * and errors name "mounts[3].options[1]". */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "oci/mount_options.h"
 #include "oci/seccomp.h"
 #include "oci/spec.h"
 
@@ -14,24 +15,14 @@
 #include "shim/resctrl.h"
 #include "shim/version.h"
 
-static const char features[] =
+static const char features_head[] =
 	"{\n"
 	"  \"ociVersionMin\": \"1.0.0\",\n"
 	"  \"ociVersionMax\": \"1.2.0\",\n"
 	"  \"hooks\": [\"prestart\", \"createRuntime\", \"createContainer\", \"startContainer\",\n"
-	"            \"poststart\", \"poststop\"],\n"
-	"  \"mountOptions\": [\n"
-	"    \"async\", \"atime\", \"bind\", \"defaults\", \"dev\", \"diratime\", \"dirsync\", \"exec\",\n"
-	"    \"idmap\", \"iversion\", \"lazytime\", \"loud\", \"mand\", \"noatime\", \"nodev\",\n"
-	"    \"nodiratime\", \"noexec\", \"noiversion\", \"nolazytime\", \"nomand\", \"norelatime\",\n"
-	"    \"nostrictatime\", \"nosuid\", \"nosymfollow\", \"private\", \"ratime\", \"rbind\",\n"
-	"    \"rdev\", \"rdiratime\", \"relatime\", \"rexec\", \"ridmap\", \"rnoatime\", \"rnodev\",\n"
-	"    \"rnodiratime\", \"rnoexec\", \"rnorelatime\", \"rnostrictatime\", \"rnosuid\",\n"
-	"    \"rnosymfollow\", \"ro\", \"rprivate\", \"rrelatime\", \"rro\", \"rrw\", \"rshared\",\n"
-	"    \"rslave\", \"rstrictatime\", \"rsuid\", \"rsymfollow\", \"runbindable\", \"rw\",\n"
-	"    \"shared\", \"silent\", \"slave\", \"strictatime\", \"suid\", \"symfollow\", \"sync\",\n"
-	"    \"tmpcopyup\", \"unbindable\"\n"
-	"  ],\n"
+	"            \"poststart\", \"poststop\"],\n";
+
+static const char features_linux[] =
 	"  \"linux\": {\n"
 	"    \"namespaces\": [\"cgroup\", \"ipc\", \"mount\", \"network\", \"pid\", \"time\", \"user\", \"uts\"],\n";
 
@@ -115,7 +106,11 @@ int cmd_features(const struct global_opts *g, int argc, char **argv, struct shim
 {
 	if (argc != 1)
 		return shim_fail(err, 0, "features: takes no arguments");
-	fputs(features, stdout);
+	fputs(features_head, stdout);
+	/* the very table the mounts' options are parsed with */
+	print_list("mountOptions", mount_option_known_name, "  ");
+	printf(",\n");
+	fputs(features_linux, stdout);
 	print_list("capabilities", cap_at, "    ");
 	printf(",\n    \"seccomp\": {\n      \"enabled\": true,\n");
 	print_list("actions", oci_seccomp_action_name, "      ");

@@ -133,6 +133,30 @@ TEST(unsupported_mount_options_are_named)
 	return 0;
 }
 
+/* features' mountOptions: sorted, each one parsed, "remount" not among
+ * them; the VFS's flags (sync, lazytime, ...) go to fsconfig as they are. */
+TEST(known_mount_options_are_sorted_and_each_is_taken)
+{
+	const char *prev = "", *name;
+	size_t i, as_params = 0;
+
+	for (i = 0; (name = mount_option_known_name(i)); i++) {
+		char copy[32];
+		char *opts[] = { copy, NULL };
+		struct mount_opts o;
+
+		CHECK((size_t)snprintf(copy, sizeof(copy), "%s", name) < sizeof(copy));
+		CHECK(strcmp(prev, name) < 0);
+		CHECK(strcmp(name, "remount") != 0);
+		CHECK(mount_opts_parse(opts, "mounts[0]", &o, &err) == 0);
+		as_params += o.n_fs_params;
+		prev = name;
+	}
+	CHECK(i == 61);
+	CHECK(as_params == 7);
+	return 0;
+}
+
 TEST(tmpcopyup_is_kept_with_its_index_and_is_no_fs_parameter)
 {
 	char *opts[] = { "nosuid", "tmpcopyup", "mode=755", NULL };
@@ -495,6 +519,7 @@ int main(void)
 	RUN(ratime_undoes_rnoatime);
 	RUN(bind_and_propagation_options);
 	RUN(unsupported_mount_options_are_named);
+	RUN(known_mount_options_are_sorted_and_each_is_taken);
 	RUN(tmpcopyup_is_kept_with_its_index_and_is_no_fs_parameter);
 	RUN(recursive_mount_options_are_kept_apart);
 	RUN(a_bind_mount_names_an_option_it_cannot_take);
