@@ -267,8 +267,6 @@ static int open_plain(const char *path, int *dir, const char *what, struct shim_
 char *real_dir_open(const char *path, int *fd, const char *what, struct shim_error *err)
 {
 	char link[32], name[PATH_MAX];
-	/* no magic link: /proc/self/fd/N would name one of the runtime's own
-	 * fds (the bundle's, once open) */
 	_cleanup_close_ int dir = -1;
 	ssize_t n;
 	char *real;
@@ -284,6 +282,8 @@ char *real_dir_open(const char *path, int *fd, const char *what, struct shim_err
 			*fd = TAKE_FD(dir);
 		return real;
 	}
+	/* no magic link: /proc/self/fd/N would name one of the runtime's own
+	 * fds (the bundle's, once open) */
 	dir = openat2_retry(AT_FDCWD, path, O_PATH | O_DIRECTORY, RESOLVE_NO_MAGICLINKS);
 	if (dir < 0 && errno == ENOSYS)	/* no openat2 (valgrind): realpath's way */
 		return real_dir_by_realpath(path, fd, what, err);

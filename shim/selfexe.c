@@ -4,12 +4,12 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
-#include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "oci/cleanup.h"

@@ -17,7 +17,11 @@
  *   refuses it (EBUSY) while any mapping of the old file is left, so a
  *   mapping missed here cannot go unnoticed.
  * The file must be the one the program was executed from (its ELF and
- * program headers are compared with the loaded ones first).
+ * program headers are compared with the loaded ones first). Call it while
+ * the process has one thread and no signal handler that writes the
+ * program's data: a write to the writable segment between its copy and
+ * the move would be lost. RELRO is made read-only again as the loader
+ * made it (static glibc and ld.so both do).
  */
 #ifndef SHIM_SELFMAP_H
 #define SHIM_SELFMAP_H
