@@ -34,11 +34,16 @@ static const char *const wanted_controllers[] = {
 	"cpuset", "cpu", "io", "memory", "hugetlb", "pids", "rdma", "misc",
 };
 
+/* Asked once a run: create asks it for the cgroup, the devices and the
+ * state it keeps (a statfs of cgroupfs is not cheap under emulation). */
 bool cgroup2_mounted(void)
 {
+	static int mounted = -1;
 	struct statfs fs;
 
-	return statfs(CGROUP_ROOT, &fs) == 0 && fs.f_type == CGROUP2_SUPER_MAGIC;
+	if (mounted < 0)
+		mounted = statfs(CGROUP_ROOT, &fs) == 0 && fs.f_type == CGROUP2_SUPER_MAGIC;
+	return mounted;
 }
 
 /* "0::/user.slice/x" from /proc/self/cgroup: the path part. */
@@ -175,7 +180,8 @@ static int enable_controllers(int dir_fd, const char *where, struct shim_error *
 			       where);
 }
 
-/* mkdir each part below CGROUP_ROOT, turning controllers on on the way. */
+/* mkdir each part below CGROUP_ROOT, turning controllers on on the way.
+ * 1 when it made the container's own folder, 0 when that was there. */
 static int make_folders(const char *rel, struct shim_error *err)
 {
 	char path[PATH_MAX];
@@ -196,7 +202,9 @@ static int make_folders(const char *rel, struct shim_error *err)
 			return -1;
 		*slash = '/';
 	}
-	if (mkdir(path, 0755) < 0 && errno != EEXIST)
+	if (mkdir(path, 0755) == 0)
+		return 1;
+	if (errno != EEXIST)
 		return shim_fail_errno(err, "cgroup: mkdir %s", path);
 	return 0;
 }
@@ -236,46 +244,50 @@ int cgroup_apply(int dir_fd, const char *rel, const struct oci_resources *r,
 	return 0;
 }
 
+/* Does cgroup.events hold this "key value" line? false if unreadable. */
+static bool has_event(const char *events, const char *line)
+{
+	size_t n = strlen(line);
+
+	for (const char *p = events; (p = strstr(p, line)); p += n)
+		if ((p == events || p[-1] == '\n') && (p[n] == '\n' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
 static bool is_populated(int dir_fd)
 {
 	char events[512];
 
 	return cgroup_read(dir_fd, "cgroup.events", events, sizeof(events), NULL) == 0 &&
-	       strstr(events, "populated 1");
-}
-
-static bool is_frozen_effectively(int dir_fd)
-{
-	char events[512];
-
-	return cgroup_read(dir_fd, "cgroup.events", events, sizeof(events), NULL) == 0 &&
-	       strstr(events, "frozen 1") != NULL;
+	       has_event(events, "populated 1");
 }
 
 int cgroup_create(const char *rel, const struct oci_resources *r, struct shim_error *err)
 {
-	char path[PATH_MAX];
-	bool existed;
-	int fd;
+	char path[PATH_MAX], events[512];
+	int fd, made;
 
 	if (path_format(path, sizeof(path), err, "%s%s", CGROUP_ROOT, rel) < 0)
 		return shim_error_wrap(err, "cgroup");
-	existed = access(path, F_OK) == 0;
-	if (make_folders(rel, err) < 0)
+	made = make_folders(rel, err);
+	if (made < 0)
 		return -1;
 	fd = cgroup_open(rel, err);
 	if (fd < 0)
 		return -1;
-	if (is_populated(fd)) {
+	if (cgroup_read(fd, "cgroup.events", events, sizeof(events), NULL) < 0)
+		events[0] = '\0';
+	if (has_event(events, "populated 1")) {
 		safe_close(fd);
 		return shim_fail(err, EBUSY, "linux.cgroupsPath: container's cgroup is not empty: "
 				 "%s%s has processes", CGROUP_ROOT, rel);
 	}
 	/* frozen (it, or a folder above it, has cgroup.freeze 1): the init
 	 * would stop on its first instruction and create wait for ever */
-	if (is_frozen_effectively(fd)) {
+	if (has_event(events, "frozen 1")) {
 		safe_close(fd);
-		if (!existed)
+		if (made)
 			rmdir(path);
 		return shim_fail(err, EBUSY, "linux.cgroupsPath: container's cgroup unexpectedly "
 				 "frozen: cgroup.freeze 1 in %s%s or above it (thaw it first)",
@@ -495,6 +507,11 @@ int cgroup_destroy(const char *rel, struct shim_error *err)
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : shim_fail_errno(err, "cgroup: open %s", path);
+	/* empty, and no folder made below it: the common case once the init
+	 * has exited, and nothing could enter it since (no process inside is
+	 * left to fork); a folder below it (EBUSY) takes the whole way */
+	if (!is_populated(fd) && rmdir(path) == 0)
+		return 0;
 	/* removed meanwhile (its processes all dead): nothing left to do */
 	if (kill_and_empty(fd, rel, path, err) < 0)
 		return folder_removed(fd) ? 0 : -1;

@@ -371,6 +371,34 @@ refused"
 	assert_nothing_left
 }
 
+@test "delete removes a stopped container's cgroup with the empty folders made below it" {
+	update_config '(.mounts[] | select(.destination == "/sys/fs/cgroup")).options -= ["ro"] |
+		.process.args = ["mkdir", "-p", "/sys/fs/cgroup/sub/deeper"]'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	wait_for_status c1 stopped
+	local cg
+	cg=/sys/fs/cgroup$(cat "$ROOT/c1/cgroup")
+	[ -d "$cg/sub/deeper" ]
+	run shim delete c1
+	assert_success
+	[ ! -e "$cg" ]
+	assert_nothing_left
+}
+
+@test "delete removes an emptied container's cgroup" {
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	wait_for_status c1 stopped
+	local cg
+	cg=/sys/fs/cgroup$(cat "$ROOT/c1/cgroup")
+	grep -qx "populated 0" "$cg/cgroup.events"
+	run shim delete c1
+	assert_success
+	[ ! -e "$cg" ]
+	assert_nothing_left
+}
+
 @test "features names libseccomp's version, and no config annotation can change shim" {
 	run shim features
 	assert_success
