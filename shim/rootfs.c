@@ -35,24 +35,23 @@ int rootfs_open(int root_fd, const char *path, int flags, struct shim_error *err
 	return fd;
 }
 
-/* One missing component: create it in parent_path, then open it. */
-static int make_one(int root_fd, const char *parent_path, const char *name,
-		    const char *full, bool as_file, struct shim_error *err)
+/* One missing component: create name in dir (the folder the walk holds),
+ * then open full, the path it has in the rootfs. */
+static int make_one(int root_fd, int dir, const char *name, const char *full, bool as_file,
+		    struct shim_error *err)
 {
-	/* openat(O_CREAT) needs a real directory fd; mkdirat takes O_PATH */
-	_cleanup_close_ int parent = rootfs_open(root_fd, parent_path,
-						 (as_file ? O_RDONLY : O_PATH) | O_DIRECTORY, err);
 	int r;
 
-	if (parent < 0)
-		return -1;
 	if (as_file) {
-		int f = openat(parent, name, O_CREAT | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
+		/* openat(O_CREAT) needs a real folder fd; the walk's is O_PATH */
+		_cleanup_close_ int real = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		int f = real < 0 ? -1 : openat(real, name, O_CREAT | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
+					       0644);
 
 		r = f < 0 && errno != EEXIST ? -1 : 0;
 		safe_close(f);
 	} else {
-		r = mkdirat(parent, name, 0755) < 0 && errno != EEXIST ? -1 : 0;
+		r = mkdirat(dir, name, 0755) < 0 && errno != EEXIST ? -1 : 0;
 	}
 	if (r < 0)
 		return shim_fail_errno(err, "creating %s in the rootfs", full);
@@ -64,22 +63,21 @@ struct walk_at {
 	const char *parent, *name, *rest;
 };
 
-/* w's parent/name is a symlink whose target does not exist: buf becomes
- * that target (relative to parent) followed by rest. 1 when it was a link. */
-static int follow_dangling(int root_fd, const struct walk_at *w, char *buf, size_t len,
+/* w's name in dir (its parent, open) is a symlink whose target does not
+ * exist: buf becomes that target (relative to parent) followed by rest.
+ * 1 when it was a link. */
+static int follow_dangling(int dir, const struct walk_at *w, char *buf, size_t len,
 			   struct shim_error *err)
 {
 	const char *parent = w->parent, *name = w->name, *rest = w->rest;
-	_cleanup_close_ int dir = rootfs_open(root_fd, parent, O_PATH | O_DIRECTORY, NULL);
 	char target[PATH_MAX], joined[PATH_MAX];
 	struct stat st;
 	ssize_t n;
 
 	/* only a real symlink of the image: never the text of a procfs magic
 	 * link (/proc/self/fd/N), whatever it names */
-	if (dir < 0 || procfs_is(dir) ||
-	    fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISLNK(st.st_mode) ||
-	    (n = readlinkat(dir, name, target, sizeof(target) - 1)) < 0)
+	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISLNK(st.st_mode) ||
+	    procfs_is(dir) || (n = readlinkat(dir, name, target, sizeof(target) - 1)) < 0)
 		return 0;
 	target[n] = '\0';
 	if ((size_t)snprintf(joined, sizeof(joined), "%s%s%s%s", target[0] == '/' ? "" : parent,
@@ -90,50 +88,46 @@ static int follow_dangling(int root_fd, const struct walk_at *w, char *buf, size
 	return 1;
 }
 
-int rootfs_make_path(int root_fd, const char *path, bool as_file, struct shim_error *err)
+/* The part of the walk that is missing: a dangling link followed (1, buf
+ * rewritten), or the part made and opened (its fd). dir holds its parent. */
+static int make_missing(int root_fd, int dir, char *buf, size_t len, const char *rest,
+			bool as_file, struct shim_error *err)
 {
-	char buf[PATH_MAX], *p;
-	int fd = -1, links = 0;
+	char *slash = strrchr(buf, '/');
+	char parent[PATH_MAX];
+	int r;
 
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-		return shim_fail(err, ENAMETOOLONG, "%s", path);
-	/* Most paths are there already: one resolution, as the walk below
-	 * would end. Otherwise (missing, or an error the walk will name)... */
-	fd = rootfs_open(root_fd, buf, O_PATH, NULL);
-	if (fd >= 0)
-		return fd;
-	/* ...walk /a, /a/b, ... creating each missing part; a dangling symlink
-	 * on the way is followed, inside the rootfs, to make its target. */
-restart:
-	for (p = buf + 1;; p++) {
+	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - buf), buf);
+	r = follow_dangling(dir, &(struct walk_at){ parent[0] ? parent : "/", slash + 1, rest },
+			    buf, len, err);
+	if (r != 0)
+		return r < 0 ? -1 : -2;
+	return make_one(root_fd, dir, slash + 1, buf, as_file, err);
+}
+
+/* One walk of buf, /a, /a/b, ..., making each missing part in the folder
+ * the walk holds: the fd of the whole, -1 on an error, -2 when a dangling
+ * link was met and buf now names its target (walk again). */
+static int walk_making(int root_fd, char *buf, size_t len, bool as_file, struct shim_error *err)
+{
+	_cleanup_close_ int dir = -1;	/* the part walked, below the root */
+
+	for (char *p = buf + 1;; p++) {
 		bool last = *p == '\0';
-		char saved = *p;
+		char saved = *p, rest[PATH_MAX];
 		struct shim_error missing = { 0 };
+		int fd;
 
 		if (*p != '/' && !last)
 			continue;
 		*p = '\0';
-		fd = safe_close(fd);
 		fd = rootfs_open(root_fd, buf, O_PATH, &missing);
 		if (fd < 0 && missing.errnum == ENOENT) {
-			char *slash = strrchr(buf, '/');
-			char parent[PATH_MAX], rest[PATH_MAX];
-			int r;
-
-			snprintf(parent, sizeof(parent), "%.*s", (int)(slash - buf), buf);
 			snprintf(rest, sizeof(rest), "%s%s", saved ? "/" : "", saved ? p + 1 : "");
-			r = follow_dangling(root_fd, &(struct walk_at){ parent[0] ? parent : "/",
-									slash + 1, rest },
-					    buf, sizeof(buf), err);
-			if (r < 0)
-				return -1;
-			if (r > 0) {
-				if (++links > ROOTFS_MAX_LINKS)
-					return shim_fail(err, ELOOP, "%s: too many links", path);
-				goto restart;
-			}
-			fd = make_one(root_fd, parent[0] ? parent : "/", slash + 1, buf,
-				      as_file && last, err);
+			fd = make_missing(root_fd, dir >= 0 ? dir : root_fd, buf, len, rest,
+					  as_file && last, err);
+			if (fd == -2)
+				return -2;
 		} else if (fd < 0) {
 			return shim_fail_errno(err, "open %s in the rootfs", buf);
 		}
@@ -142,7 +136,31 @@ restart:
 		*p = saved;
 		if (last)
 			return fd;
+		safe_close(dir);
+		dir = fd;
 	}
+}
+
+int rootfs_make_path(int root_fd, const char *path, bool as_file, struct shim_error *err)
+{
+	char buf[PATH_MAX];
+	int fd;
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return shim_fail(err, ENAMETOOLONG, "%s", path);
+	/* Most paths are there already: one resolution, as the walk would
+	 * end. Otherwise (missing, or an error the walk will name) the walk;
+	 * a dangling symlink on the way is followed, inside the rootfs, to
+	 * make its target. */
+	fd = rootfs_open(root_fd, buf, O_PATH, NULL);
+	for (int links = 0; fd < 0; links++) {
+		if (links > ROOTFS_MAX_LINKS)
+			return shim_fail(err, ELOOP, "%s: too many links", path);
+		fd = walk_making(root_fd, buf, sizeof(buf), as_file, err);
+		if (fd == -1)
+			return -1;
+	}
+	return fd;
 }
 
 static bool host_has_cgroup2(void)
