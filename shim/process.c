@@ -50,9 +50,13 @@ static const char *env_get(char *const *env, const char *name)
  */
 static int enter_cwd(const char *cwd, bool must_exist, struct shim_error *err)
 {
-	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), dir = -1;
+	_cleanup_close_ int root = -1, dir = -1;
 	char now[PATH_MAX];
 
+	/* the root itself (most configs): nothing to resolve */
+	if (strcmp(cwd, "/") == 0)
+		return chdir("/") < 0 ? shim_fail_errno(err, "process.cwd: chdir /") : 0;
+	root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0)
 		return shim_fail_errno(err, "process.cwd: open /");
 	dir = must_exist ? rootfs_open(root, cwd, O_PATH | O_DIRECTORY, err)
