@@ -54,9 +54,15 @@ int store_create(const char *root, const char *id, struct shim_error *err)
 
 	if (store_check_id(id, err) < 0)
 		return -1;
-	if (mkdir_p(root, 0711, 0700, err) < 0)
-		return shim_error_wrap(err, "--root");
-	root_fd = open_root(root, err);
+	/* made, with the folders above it, on the first create only */
+	root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root_fd < 0 && errno == ENOENT) {
+		if (mkdir_p(root, 0711, 0700, err) < 0)
+			return shim_error_wrap(err, "--root");
+		root_fd = open_root(root, err);
+	} else if (root_fd < 0) {
+		shim_fail_errno(err, "--root %s", root);
+	}
 	if (root_fd < 0)
 		return -1;
 	if (mkdirat(root_fd, id, 0700) < 0) {
