@@ -58,6 +58,13 @@ static int image_find(int fd, struct image *im, struct shim_error *err)
 	return shim_fail(err, 0, "the program headers are in no loaded segment");
 }
 
+/* The loaded address of vaddr (an address of the ELF file's view),
+ * rounded down to its page. */
+static uintptr_t page_down(const struct image *im, uintptr_t vaddr)
+{
+	return (im->bias + vaddr) & ~(im->page - 1);
+}
+
 static int prot_of(const ElfW(Phdr) *p)
 {
 	return ((p->p_flags & PF_R) ? PROT_READ : 0) | ((p->p_flags & PF_W) ? PROT_WRITE : 0) |
@@ -88,7 +95,7 @@ static uintptr_t next_segment_start(const struct image *im, size_t i)
 {
 	for (size_t j = i + 1; j < im->n; j++)
 		if (im->ph[j].p_type == PT_LOAD && im->ph[j].p_filesz > 0)
-			return (im->bias + im->ph[j].p_vaddr) & ~(im->page - 1);
+			return page_down(im, im->ph[j].p_vaddr);
 	return 0;
 }
 
@@ -105,8 +112,8 @@ static int map_segments(int fd, const struct image *im, struct shim_error *err)
 
 		if (p->p_type != PT_LOAD || p->p_filesz == 0)
 			continue;
-		start = (im->bias + p->p_vaddr) & ~(im->page - 1);
-		end = (im->bias + p->p_vaddr + p->p_filesz + im->page - 1) & ~(im->page - 1);
+		start = page_down(im, p->p_vaddr);
+		end = page_down(im, p->p_vaddr + p->p_filesz + im->page - 1);
 		next = next_segment_start(im, i);
 		if (next > start && next < end)
 			end = next;
@@ -130,8 +137,8 @@ static int protect_relro(const struct image *im, struct shim_error *err)
 
 		if (p->p_type != PT_GNU_RELRO)
 			continue;
-		start = (im->bias + p->p_vaddr) & ~(im->page - 1);
-		end = (im->bias + p->p_vaddr + p->p_memsz) & ~(im->page - 1);
+		start = page_down(im, p->p_vaddr);
+		end = page_down(im, p->p_vaddr + p->p_memsz);
 		if (end > start && mprotect((void *)start, end - start, PROT_READ) < 0)
 			return shim_fail_errno(err, "mprotect of RELRO");
 	}
