@@ -395,17 +395,27 @@ start_script_entry() {
 	[[ "$output" == "/proc/self/exe"* ]] || { echo "not the runtime's code: $output"; false; }
 }
 
-# Hold /proc/PID/exe, let the runtime's code exit, then write through it
-# with every capability: refused, and the binary's hash is unchanged.
-assert_exe_unwritable() {
-	local before=$1
-	exec 8< "/proc/$PID/exe"
-	kill -9 "$PID"
-	wait_for_status c1 stopped
+# assert_held_exe_unwritable PID HASH STOP...: hold /proc/PID/exe, let
+# STOP... make the process exit, then write through it with every
+# capability: refused, and the binary still hashes to HASH.
+assert_held_exe_unwritable() {
+	local pid=$1 before=$2
+	exec 8< "/proc/$pid/exe"
+	"${@:3}"
 	run sh -c 'printf pwned 1<> /proc/self/fd/8'
 	exec 8<&-
 	assert_failure
 	[ "$(sha256sum < "$SHIM_BIN")" = "$before" ]
+}
+
+stop_container() {
+	kill -9 "$PID"
+	wait_for_status c1 stopped
+}
+
+# the container's process, running the runtime's code (PID), killed
+assert_exe_unwritable() {
+	assert_held_exe_unwritable "$PID" "$1" stop_container
 }
 
 @test "a #!/proc/self/exe script runs the runtime through a read-only mount, never writable" {
@@ -437,14 +447,13 @@ assert_runtime_unwritable() {
 	assert_output 0
 	run readlink "/proc/$RPID/exe"
 	[ "$output" != "$path" ] || { echo "the runtime runs $output"; false; }
-	exec 8< "/proc/$RPID/exe"
+	assert_held_exe_unwritable "$RPID" "$before" stop_runtime
+	assert_output_has "Read-only file system"
+}
+
+stop_runtime() {
 	shim kill c1 KILL
 	wait "$RPID" || true
-	run sh -c 'printf pwned 1<> /proc/self/fd/8'
-	exec 8<&-
-	assert_failure
-	assert_output_has "Read-only file system"
-	[ "$(sha256sum < "$SHIM_BIN")" = "$before" ]
 }
 
 @test "the runtime maps itself again from a read-only bind of its binary, with no exec" {
