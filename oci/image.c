@@ -99,7 +99,7 @@ static yajl_val parse_object(const char *json, size_t len, const char *what,
 	yajl_val tree = json_parse(json, len, what, err);
 
 	if (tree && !YAJL_IS_OBJECT(tree)) {
-		yajl_tree_free(tree);
+		json_free(tree);
 		shim_fail(err, 0, "%s must be a JSON object", what);
 		return NULL;
 	}
@@ -131,7 +131,7 @@ int oci_index_parse(const char *json, size_t len, const char *what,
 		r = descriptors_parse(tree, "manifests", &out->manifests, &out->n_manifests, err);
 	if (tree && r < 0)
 		shim_error_wrap(err, "%s", what);
-	yajl_tree_free(tree);
+	json_free(tree);
 	if (r < 0)
 		oci_index_release(out);
 	return r;
@@ -154,7 +154,7 @@ int oci_manifest_parse(const char *json, size_t len, const char *what,
 		r = descriptors_parse(tree, "layers", &out->layers, &out->n_layers, err);
 	if (r < 0)
 		shim_error_wrap(err, "%s", what);
-	yajl_tree_free(tree);
+	json_free(tree);
 	if (r < 0)
 		oci_manifest_release(out);
 	return r;
@@ -251,7 +251,7 @@ int oci_image_config_parse(const char *json, size_t len, const char *what,
 	out->n_diff_ids = ids ? ids->u.array.len : 0;
 	if (r < 0)
 		shim_error_wrap(err, "%s", what);
-	yajl_tree_free(tree);
+	json_free(tree);
 	if (r < 0)
 		oci_image_config_release(out);
 	return r;

@@ -8,36 +8,6 @@
 
 #include "oci/json.h"
 
-yajl_val json_parse(const char *json, size_t len, const char *what, struct shim_error *err)
-{
-	char errbuf[512] = "", *text;
-	yajl_val tree;
-
-	/* yajl_tree_parse wants a NUL-terminated string. */
-	text = strndup(json, len);
-	if (!text) {
-		shim_fail(err, ENOMEM, "%s", what);
-		return NULL;
-	}
-	if (strlen(text) != len) {
-		free(text);
-		shim_fail(err, 0, "the %s holds a NUL byte", what);
-		return NULL;
-	}
-	if (json_guard(text, len, what, err) < 0) {
-		free(text);
-		return NULL;
-	}
-	tree = yajl_tree_parse(text, errbuf, sizeof(errbuf));
-	free(text);
-	if (!tree) {
-		/* yajl's message spans lines; keep the first. */
-		errbuf[strcspn(errbuf, "\n")] = '\0';
-		shim_fail(err, 0, "invalid JSON: %s", errbuf[0] ? errbuf : "parse error");
-	}
-	return tree;
-}
-
 yajl_val json_member(yajl_val obj, const char *key)
 {
 	if (!YAJL_IS_OBJECT(obj))

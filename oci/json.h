@@ -19,14 +19,13 @@
 #define JSON_MAX_DEPTH 512
 #define JSON_MAX_DEPTH_TEXT "512"
 
-/* Refuse JSON nested deeper than JSON_MAX_DEPTH or with a NUL byte in a
- * string or member name, naming the JSON path; syntax errors pass (the
- * tree parser reports them). json_parse calls it first. */
-int json_guard(const char *json, size_t len, const char *what, struct shim_error *err);
-
-/* Parse JSON text of len bytes (no NUL inside); what names it in errors
- * ("config"). Free with yajl_tree_free(). */
+/* Parse JSON text of len bytes (no NUL inside) into a tree of yajl
+ * values (oci/json_tree.c); what names it in errors ("config"). JSON
+ * nested deeper than JSON_MAX_DEPTH or with a NUL byte in a string or
+ * member name is refused, naming the JSON path. Free the root with
+ * json_free(), never yajl_tree_free(). */
 yajl_val json_parse(const char *json, size_t len, const char *what, struct shim_error *err);
+void json_free(yajl_val root);
 
 /* The value of key in obj, or NULL when absent (or obj not an object). */
 yajl_val json_member(yajl_val obj, const char *key);

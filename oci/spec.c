@@ -821,7 +821,7 @@ struct oci_spec *oci_spec_parse(const char *json, size_t len, struct shim_error 
 		oci_spec_free(s);
 		s = NULL;
 	}
-	yajl_tree_free(tree);
+	json_free(tree);
 	return s;
 }
 
@@ -861,7 +861,7 @@ int oci_process_parse(const char *json, size_t len, struct oci_process *p, struc
 		shim_fail(err, 0, "the process must be a JSON object");
 	else
 		r = parse_process(tree, p, err);
-	yajl_tree_free(tree);
+	json_free(tree);
 	if (r < 0)
 		oci_process_release(p);
 	return r;

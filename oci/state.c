@@ -219,7 +219,7 @@ struct oci_state *oci_state_parse(const char *json, size_t len, struct shim_erro
 		oci_state_free(st);
 		st = NULL;
 	}
-	yajl_tree_free(tree);
+	json_free(tree);
 	return st;
 }
 

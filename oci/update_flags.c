@@ -143,6 +143,6 @@ int oci_resources_parse_text(const char *json, size_t len, const char *what,
 	if (!tree)
 		return -1;
 	rc = oci_resources_parse(tree, what, r, err);
-	yajl_tree_free(tree);
+	json_free(tree);
 	return rc;
 }

@@ -110,7 +110,7 @@ static int add_inherited_stdio(struct bytebuf *o, int image_fd, struct shim_erro
 	if (!v)
 		return -1;
 	if (!YAJL_IS_ARRAY(v)) {
-		yajl_tree_free(v);
+		json_free(v);
 		return shim_fail(err, EINVAL, "%s: not an array", DESCRIPTORS_FILE);
 	}
 	for (size_t i = 0; i < v->u.array.len && i < 3; i++) {
@@ -119,7 +119,7 @@ static int add_inherited_stdio(struct bytebuf *o, int image_fd, struct shim_erro
 		if (name && strncmp(name, "pipe:", 5) == 0)
 			pb_inherit_fd(o, name, (int32_t)i);
 	}
-	yajl_tree_free(v);
+	json_free(v);
 	return 0;
 }
 

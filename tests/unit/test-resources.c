@@ -32,7 +32,7 @@ static int parse(const char *json)
 	if (!tree)
 		return -1;
 	r = oci_resources_parse(tree, "linux.resources", &res, &err);
-	yajl_tree_free(tree);
+	json_free(tree);
 	return r;
 }
 
