@@ -152,9 +152,26 @@ static int fail(struct builder *b, const char *problem, const char *last_key)
 	return 0;
 }
 
+/* items (cap of them, used in use) with room for one more: as it is, or
+ * grown twofold (to first, at first); NULL when memory runs out, items
+ * untouched. */
+static void *with_room(void *items, size_t *cap, size_t used, size_t size, size_t first)
+{
+	size_t n = *cap ? *cap * 2 : first;
+	void *p;
+
+	if (used < *cap)
+		return items;
+	p = realloc(items, n * size);
+	if (p)
+		*cap = n;
+	return p;
+}
+
 /* A value is done: the root, or the next member of what holds it. */
 static int add(struct builder *b, yajl_val v)
 {
+	struct member *m;
 	struct frame *f;
 
 	if (!v)
@@ -164,15 +181,10 @@ static int add(struct builder *b, yajl_val v)
 		return 1;
 	}
 	f = &b->frames[b->depth - 1];
-	if (b->n_members == b->members_cap) {
-		size_t cap = b->members_cap ? b->members_cap * 2 : 64;
-		struct member *m = realloc(b->members, cap * sizeof(*m));
-
-		if (!m)
-			return 0;
-		b->members = m;
-		b->members_cap = cap;
-	}
+	m = with_room(b->members, &b->members_cap, b->n_members, sizeof(*m), 64);
+	if (!m)
+		return 0;
+	b->members = m;
 	b->members[b->n_members++] = (struct member){ f->key, v };
 	return 1;
 }
@@ -265,19 +277,15 @@ static int on_key(void *ctx, const unsigned char *key, size_t len)
 
 static int push(struct builder *b, yajl_type type)
 {
+	struct frame *f;
 	yajl_val v;
 
 	if (b->depth == JSON_MAX_DEPTH)
 		return fail(b, "nested deeper than " JSON_MAX_DEPTH_TEXT " levels", NULL);
-	if (b->depth == b->frames_cap) {
-		size_t cap = b->frames_cap ? b->frames_cap * 2 : 16;
-		struct frame *f = realloc(b->frames, cap * sizeof(*f));
-
-		if (!f)
-			return 0;
-		b->frames = f;
-		b->frames_cap = cap;
-	}
+	f = with_room(b->frames, &b->frames_cap, b->depth, sizeof(*f), 16);
+	if (!f)
+		return 0;
+	b->frames = f;
 	v = node(b, type);
 	if (!v)
 		return 0;
