@@ -227,24 +227,13 @@ static bool dir_removed(int dir)
 	return fstat(dir, &st) == 0 && st.st_nlink == 0;
 }
 
-/* "/run/x/bundle": absolute, and no part of it empty, "." or "..". */
+/* "/run/x/bundle": absolute, and its own clean form (no part of it
+ * empty, "." or "..", no slash at its end). */
 static bool plain_absolute(const char *path)
 {
-	const char *p = path;
+	char clean[PATH_MAX];
 
-	if (*p != '/')
-		return false;
-	if (p[1] == '\0')
-		return true;
-	while (*p) {
-		const char *part = p + 1, *end = strchrnul(part, '/');
-		size_t n = (size_t)(end - part);
-
-		if (n == 0 || (n == 1 && part[0] == '.') || (n == 2 && part[0] == '.' && part[1] == '.'))
-			return false;
-		p = end;
-	}
-	return true;
+	return path[0] == '/' && path_clean(path, clean, sizeof(clean)) && strcmp(clean, path) == 0;
 }
 
 /* A plain absolute path opened without meeting a symlink on the way is
