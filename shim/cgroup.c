@@ -316,7 +316,7 @@ static int wait_event(int dir_fd, const char *line, int timeout_ms, struct shim_
 
 		if (cgroup_read(dir_fd, "cgroup.events", events, sizeof(events), err) < 0)
 			return -1;
-		if (strstr(events, line))
+		if (has_event(events, line))
 			return 0;
 		sleep_step();
 	}
