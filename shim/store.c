@@ -30,11 +30,17 @@ int store_check_id(const char *id, struct shim_error *err)
 	return 0;
 }
 
-/* ROOT itself, as the caller named it (the admin's path: links followed). */
-static int open_root(const char *root, struct shim_error *err)
+/* ROOT itself, as the caller named it (the admin's path: links followed),
+ * made with the folders above it when missing: on a host's first create. */
+static int open_or_make_root(const char *root, struct shim_error *err)
 {
 	int fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 
+	if (fd < 0 && errno == ENOENT) {
+		if (mkdir_p(root, 0711, 0700, err) < 0)
+			return shim_error_wrap(err, "--root");
+		fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	}
 	if (fd < 0)
 		shim_fail_errno(err, "--root %s", root);
 	return fd;
@@ -54,15 +60,7 @@ int store_create(const char *root, const char *id, struct shim_error *err)
 
 	if (store_check_id(id, err) < 0)
 		return -1;
-	/* made, with the folders above it, on the first create only */
-	root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (root_fd < 0 && errno == ENOENT) {
-		if (mkdir_p(root, 0711, 0700, err) < 0)
-			return shim_error_wrap(err, "--root");
-		root_fd = open_root(root, err);
-	} else if (root_fd < 0) {
-		shim_fail_errno(err, "--root %s", root);
-	}
+	root_fd = open_or_make_root(root, err);
 	if (root_fd < 0)
 		return -1;
 	if (mkdirat(root_fd, id, 0700) < 0) {
