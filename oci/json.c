@@ -49,13 +49,10 @@ static void join(char *buf, size_t len, const char *path, const char *key)
 		snprintf(buf, len, "%s", key);
 }
 
-/* json_fail at path.key. Paths are made only for an error: a parse made
- * some 200 it never used, a quarter of its time. */
-static int member_fail(struct shim_error *err, const char *path, const char *key,
-		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static int member_fail(struct shim_error *err, const char *path, const char *key,
-		       const char *fmt, ...)
+/* Paths are made only for an error: a parse made some 200 it never used,
+ * a quarter of its time. */
+int json_member_fail(struct shim_error *err, const char *path, const char *key,
+		     const char *fmt, ...)
 {
 	char where[512];
 	va_list ap;
@@ -66,6 +63,27 @@ static int member_fail(struct shim_error *err, const char *path, const char *key
 	r = json_vfail(err, where, fmt, ap);
 	va_end(ap);
 	return r;
+}
+
+const char *json_path_at(char *buf, size_t size, const char *prefix, size_t i)
+{
+	char index[24], *d = index + sizeof(index);	/* "[" 20 digits "]" NUL */
+	size_t n = 0;
+
+	if (size == 0)
+		return buf;
+	*--d = '\0';
+	*--d = ']';
+	do
+		*--d = (char)('0' + i % 10);
+	while ((i /= 10) != 0);
+	*--d = '[';
+	for (; *prefix && n + 1 < size; prefix++)
+		buf[n++] = *prefix;
+	for (; *d && n + 1 < size; d++)
+		buf[n++] = *d;
+	buf[n] = '\0';
+	return buf;
 }
 
 static int member_out_of_memory(struct shim_error *err, const char *path, const char *key)
@@ -84,7 +102,7 @@ int json_get_string(yajl_val obj, const char *key, const char *path,
 	if (!v)
 		return 1;
 	if (!YAJL_IS_STRING(v))
-		return member_fail(err, path, key, "must be a string");
+		return json_member_fail(err, path, key, "must be a string");
 	*out = strdup(v->u.string);
 	if (!*out)
 		return member_out_of_memory(err, path, key);
@@ -99,7 +117,7 @@ int json_get_bool(yajl_val obj, const char *key, const char *path,
 	if (!v)
 		return 1;
 	if (!YAJL_IS_TRUE(v) && !YAJL_IS_FALSE(v))
-		return member_fail(err, path, key, "must be true or false");
+		return json_member_fail(err, path, key, "must be true or false");
 	*out = YAJL_IS_TRUE(v);
 	return 0;
 }
@@ -117,11 +135,11 @@ int json_get_u64(yajl_val obj, const char *key, const char *path,
 	/* The raw text, so values past INT64_MAX (RLIM_INFINITY) survive. */
 	raw = YAJL_IS_NUMBER(v) ? v->u.number.r : NULL;
 	if (!raw || raw[0] == '-' || strpbrk(raw, ".eE"))
-		return member_fail(err, path, key, "must be a non-negative integer");
+		return json_member_fail(err, path, key, "must be a non-negative integer");
 	errno = 0;
 	n = strtoull(raw, &end, 10);
 	if (errno || *end || n > max)
-		return member_fail(err, path, key, "%s is out of range (at most %" PRIu64 ")", raw,
+		return json_member_fail(err, path, key, "%s is out of range (at most %" PRIu64 ")", raw,
 				   max);
 	*out = n;
 	return 0;
@@ -137,7 +155,7 @@ int json_get_strv(yajl_val obj, const char *key, const char *path,
 	if (!v)
 		return 1;
 	if (!YAJL_IS_ARRAY(v))
-		return member_fail(err, path, key, "must be an array of strings");
+		return json_member_fail(err, path, key, "must be an array of strings");
 	n = v->u.array.len;
 	vec = calloc(n + 1, sizeof(*vec));
 	if (!vec)
@@ -172,7 +190,7 @@ static int get_typed(yajl_val obj, const char *key, const char *path, int (*is_t
 	if (!v)
 		return 1;
 	if (!is_type(v))
-		return member_fail(err, path, key, "must be %s", type_name);
+		return json_member_fail(err, path, key, "must be %s", type_name);
 	*out = v;
 	return 0;
 }
@@ -208,9 +226,9 @@ int json_get_i64(yajl_val obj, const char *key, const char *path,
 	if (!v)
 		return 1;
 	if (!YAJL_IS_INTEGER(v))
-		return member_fail(err, path, key, "must be an integer");
+		return json_member_fail(err, path, key, "must be an integer");
 	if (v->u.number.i < min || v->u.number.i > max)
-		return member_fail(err, path, key, "%s is out of range (%" PRId64 " to %" PRId64 ")",
+		return json_member_fail(err, path, key, "%s is out of range (%" PRId64 " to %" PRId64 ")",
 				   v->u.number.r, min, max);
 	*out = v->u.number.i;
 	return 0;

@@ -32,6 +32,13 @@ yajl_val json_member(yajl_val obj, const char *key);
 
 int json_fail(struct shim_error *err, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* json_fail at "path.key": the path is made only for the error. */
+int json_member_fail(struct shim_error *err, const char *path, const char *key,
+		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* "prefix[i]" in buf, cut to size as snprintf cuts: the path of an
+ * array's element, which a parse names for each one it reads and seldom
+ * uses, made without printf. Returns buf. */
+const char *json_path_at(char *buf, size_t size, const char *prefix, size_t i);
 
 int json_get_string(yajl_val obj, const char *key, const char *path,
 		    char **out, struct shim_error *err);

@@ -131,7 +131,8 @@ int mount_opts_parse(char *const *options, const char *where, struct mount_opts 
 		     struct shim_error *err)
 {
 	memset(o, 0, sizeof(*o));
-	snprintf(o->where, sizeof(o->where), "%s", where);
+	/* cut as snprintf would, and zero-terminated by the memset */
+	memcpy(o->where, where, strnlen(where, sizeof(o->where) - 1));
 	for (size_t j = 0; options && options[j]; j++) {
 		const char *opt = options[j];
 		size_t k;

@@ -59,6 +59,16 @@ static int must_be_absolute(const char *path, const char *value, struct shim_err
 	return 0;
 }
 
+/* must_be_absolute at path.key, the path made only for the error */
+static int member_must_be_absolute(const char *path, const char *key, const char *value,
+				   struct shim_error *err)
+{
+	if (value[0] != '/')
+		return json_member_fail(err, path, key, "must be an absolute path, not \"%s\"",
+					value);
+	return 0;
+}
+
 /* An object of strings as a key, value, ..., NULL vector. */
 static int parse_string_map(yajl_val obj, const char *path, char ***out, struct shim_error *err)
 {
@@ -111,10 +121,11 @@ static int parse_user(yajl_val user, struct oci_user *out, struct shim_error *er
 		yajl_val g = gids->u.array.values[i];
 		char where[64];
 
-		snprintf(where, sizeof(where), "process.user.additionalGids[%zu]", i);
 		if (!YAJL_IS_INTEGER(g) || YAJL_GET_INTEGER(g) < 0 ||
 		    (unsigned long long)YAJL_GET_INTEGER(g) > ID_MAX)
-			return json_fail(err, where, "must be a gid (0 to %llu)", ID_MAX);
+			return json_fail(err, json_path_at(where, sizeof(where),
+							   "process.user.additionalGids", i),
+					 "must be a gid (0 to %llu)", ID_MAX);
 		out->additional_gids[i] = (gid_t)YAJL_GET_INTEGER(g);
 		out->n_additional_gids++;
 	}
@@ -134,7 +145,7 @@ static int parse_rlimits(yajl_val arr, struct oci_process *p, struct shim_error 
 		size_t k;
 		int r;
 
-		snprintf(where, sizeof(where), "process.rlimits[%zu]", i);
+		json_path_at(where, sizeof(where), "process.rlimits", i);
 		if (!YAJL_IS_OBJECT(rl))
 			return json_fail(err, where, "must be an object");
 		if ((r = json_get_string(rl, "type", where, &type, err)) < 0)
@@ -459,19 +470,18 @@ static int parse_mounts(yajl_val arr, struct oci_spec *s, struct shim_error *err
 	for (size_t i = 0; i < arr->u.array.len; i++) {
 		yajl_val m = arr->u.array.values[i];
 		struct oci_mount *out = &s->mounts[i];
-		char where[48], field[64];
+		char where[48];
 		int r;
 
 		s->n_mounts++;
-		snprintf(where, sizeof(where), "mounts[%zu]", i);
+		json_path_at(where, sizeof(where), "mounts", i);
 		if (!YAJL_IS_OBJECT(m))
 			return json_fail(err, where, "must be an object");
 		if ((r = json_get_string(m, "destination", where, &out->destination, err)) < 0)
 			return -1;
-		snprintf(field, sizeof(field), "%s.destination", where);
 		if (r == 1)
-			return json_fail(err, field, "missing");
-		if (must_be_absolute(field, out->destination, err) < 0)
+			return json_member_fail(err, where, "destination", "missing");
+		if (member_must_be_absolute(where, "destination", out->destination, err) < 0)
 			return -1;
 		if (json_get_string(m, "type", where, &out->type, err) < 0 ||
 		    json_get_string(m, "source", where, &out->source, err) < 0 ||
@@ -498,30 +508,30 @@ static int parse_namespaces(yajl_val arr, struct oci_spec *s, struct shim_error 
 		yajl_val ns = arr->u.array.values[i];
 		struct oci_namespace *out = &s->namespaces[i];
 		_cleanup_free_ char *type = NULL;
-		char where[48], field[64];
+		char where[48];
 		int t, r;
 
-		snprintf(where, sizeof(where), "linux.namespaces[%zu]", i);
-		snprintf(field, sizeof(field), "%s.type", where);
+		json_path_at(where, sizeof(where), "linux.namespaces", i);
 		if (!YAJL_IS_OBJECT(ns))
 			return json_fail(err, where, "must be an object");
 		if ((r = json_get_string(ns, "type", where, &type, err)) < 0)
 			return -1;
 		if (r == 1)
-			return json_fail(err, field, "missing");
+			return json_member_fail(err, where, "type", "missing");
 		for (t = 0; t < OCI_NS_COUNT; t++)
 			if (strcmp(ns_names[t], type) == 0)
 				break;
 		if (t == OCI_NS_COUNT)
-			return json_fail(err, field, "unknown namespace type \"%s\"", type);
+			return json_member_fail(err, where, "type", "unknown namespace type \"%s\"",
+						type);
 		if (oci_spec_namespace(s, (enum oci_ns_type)t))
-			return json_fail(err, field, "namespace \"%s\" given twice", type);
+			return json_member_fail(err, where, "type", "namespace \"%s\" given twice",
+						type);
 		out->type = (enum oci_ns_type)t;
 		s->n_namespaces++;
 		if (json_get_string(ns, "path", where, &out->path, err) < 0)
 			return -1;
-		snprintf(field, sizeof(field), "%s.path", where);
-		if (out->path && must_be_absolute(field, out->path, err) < 0)
+		if (out->path && member_must_be_absolute(where, "path", out->path, err) < 0)
 			return -1;
 	}
 	return 0;

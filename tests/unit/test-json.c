@@ -3,11 +3,13 @@
  * oci/json_tree.c: the tree json_parse builds is the tree yajl_tree_parse
  * builds, node for node, for every text both accept; both refuse the same
  * texts with the same message; and what the guard refuses is named by path.
+ * json_path_at names an array's element as snprintf would.
  */
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -238,6 +240,24 @@ TEST(a_tree_larger_than_a_chunk_is_whole)
 	return 0;
 }
 
+/* json_path_at writes what snprintf "%s[%zu]" writes, cut the same way. */
+TEST(an_element_path_is_what_snprintf_makes)
+{
+	static const size_t indexes[] = { 0, 7, 10, 123456, SIZE_MAX };
+	char got[40], want[40];
+
+	for (size_t i = 0; i < sizeof(indexes) / sizeof(indexes[0]); i++)
+		for (size_t size = 1; size <= sizeof(got); size++) {
+			memset(got, 'x', sizeof(got));
+			snprintf(want, size, "%s[%zu]", "linux.namespaces", indexes[i]);
+			CHECK(json_path_at(got, size, "linux.namespaces", indexes[i]) == got);
+			CHECK_STR(got, want);
+		}
+	CHECK_STR(json_path_at(got, sizeof(got), "", 3), "[3]");
+	CHECK(json_path_at(got, 0, "mounts", 1) == got);
+	return 0;
+}
+
 int main(void)
 {
 	TAP_START();
@@ -248,5 +268,6 @@ int main(void)
 	RUN(nesting_deeper_than_the_limit_is_refused_by_path);
 	RUN(a_nul_byte_in_the_text_is_refused_by_name);
 	RUN(a_tree_larger_than_a_chunk_is_whole);
+	RUN(an_element_path_is_what_snprintf_makes);
 	TAP_DONE();
 }
