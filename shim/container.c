@@ -82,10 +82,11 @@ static char *now_rfc3339(void)
 
 /* state.json: "creating" with pid 0 before the clone (so that a delete -f
  * after a create killed midway finds the cgroup), "created" with the init's
- * PID and start time once it is ready. */
-static int record_state(int dir_fd, const struct create_opts *o, const struct bundle *b,
-			const char *cgroup_rel, pid_t pid, struct oci_state **kept,
-			struct shim_error *err)
+ * PID and start time once it is ready. stage_state writes and syncs it
+ * beside state.json; the rename makes it state.json. */
+static int stage_state(int dir_fd, const struct create_opts *o, const struct bundle *b,
+		       const char *cgroup_rel, pid_t pid, struct oci_state **kept,
+		       struct staged_file *out, struct shim_error *err)
 {
 	struct oci_state_view st = {
 		.oci_version = b->spec->oci_version,
@@ -102,18 +103,32 @@ static int record_state(int dir_fd, const struct create_opts *o, const struct bu
 	};
 	_cleanup_free_ char *created = now_rfc3339();
 
+	out->tmp[0] = '\0';
 	st.created = created;
 	if ((pid && proc_start_time(pid, &st.init_start_time, err) < 0) ||
-	    store_write_state(dir_fd, &st, err) < 0)
+	    store_stage_state(dir_fd, &st, out, err) < 0)
 		return -1;
 	/* what was written, kept so that create's caller need not read it back */
 	if (kept) {
 		oci_state_free(*kept);
 		*kept = oci_state_from_view(&st, err);
-		if (!*kept)
+		if (!*kept) {
+			staged_file_drop(out);
 			return -1;
+		}
 	}
 	return 0;
+}
+
+static int record_state(int dir_fd, const struct create_opts *o, const struct bundle *b,
+			const char *cgroup_rel, pid_t pid, struct oci_state **kept,
+			struct shim_error *err)
+{
+	struct staged_file f;
+
+	if (stage_state(dir_fd, o, b, cgroup_rel, pid, kept, &f, err) < 0)
+		return -1;
+	return staged_file_commit(&f, err);
 }
 
 /* The init stopped before pivot_root: prestart and createRuntime, here. */
@@ -185,6 +200,7 @@ static int after_clone(struct spawn *sp, const struct create_ctx *cc, int *maste
 {
 	const struct create_opts *o = cc->o;
 	const struct bundle *b = cc->b;
+	struct staged_file created;
 
 	/* the init is in the scope: it no longer needs a holder */
 	systemd_scope_drop_holder(cc->scope);
@@ -194,17 +210,26 @@ static int after_clone(struct spawn *sp, const struct create_ctx *cc, int *maste
 		return -1;
 	if (cc->rdt_group >= 0 && resctrl_add_task(cc->rdt_group, sp->pid, err) < 0)
 		return -1;
+	/* "created" written and synced while the init sets itself up (on
+	 * another CPU, where there is one): once it is ready, only the rename
+	 * that makes it state.json stands between it and start */
+	if (stage_state(cc->dir_fd, o, b, cc->cgroup_rel, sp->pid, cc->recorded, &created,
+			err) < 0)
+		return -1;
 	if (runtime_hooks(sp->runtime_sync, o, b, sp->pid, err) < 0 ||
 	    sync_await_ready(sp->runtime_sync, err) < 0 ||
 	    process_set_rlimits(sp->pid, &b->spec->process, err) < 0)
-		return -1;
+		goto drop;
 	log_debug("init %d ready: its setup is done, it waits on exec.fifo", (int)sp->pid);
 	if (netdev_move_in(b->spec, sp->pid, cc->dir_fd, err) < 0)
-		return -1;
-	if (record_state(cc->dir_fd, o, b, cc->cgroup_rel, sp->pid, cc->recorded, err) < 0)
+		goto drop;
+	if (staged_file_commit(&created, err) < 0)
 		return -1;
 	log_debug("state.json written: created");
 	return spawn_hand_over(sp, o->pid_file, master, err);
+drop:
+	staged_file_drop(&created);
+	return -1;
 }
 
 /* SCMP_ACT_NOTIFY: the agent's socket, connected here on the host. */

@@ -125,35 +125,67 @@ char *store_read_record(int dir_fd, const char *name, size_t max, struct shim_er
 	return read_small_fd(fd, name, max, NULL, err);
 }
 
-int write_file_atomic_at(int dir_fd, const char *name, const char *text, struct shim_error *err)
+int file_stage_at(int dir_fd, const char *name, const char *text, struct staged_file *out,
+		  struct shim_error *err)
 {
-	char tmp[NAME_MAX + 1];
 	_cleanup_close_ int fd = -1;
 
+	out->dir_fd = dir_fd;
+	out->name = name;
+	out->tmp[0] = '\0';
 	/* O_EXCL | O_NOFOLLOW: a link or file planted under a name we might
 	 * pick is never written through; pick another name then. */
 	for (int i = 0; fd < 0 && i < 100; i++) {
-		if (snprintf(tmp, sizeof(tmp), ".%.200s.%d.%08x", name, (int)getpid(),
-			     (unsigned)random()) >= (int)sizeof(tmp))
+		if (snprintf(out->tmp, sizeof(out->tmp), ".%.200s.%d.%08x", name, (int)getpid(),
+			     (unsigned)random()) >= (int)sizeof(out->tmp)) {
+			out->tmp[0] = '\0';
 			return shim_fail(err, ENAMETOOLONG, "%s", name);
-		fd = openat(dir_fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-		if (fd < 0 && errno != EEXIST)
+		}
+		fd = openat(dir_fd, out->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0644);
+		if (fd < 0 && errno != EEXIST) {
+			out->tmp[0] = '\0';
 			return shim_fail_errno(err, "create a temporary file for %s", name);
+		}
 	}
-	if (fd < 0)
+	if (fd < 0) {
+		out->tmp[0] = '\0';
 		return shim_fail(err, EEXIST, "create a temporary file for %s", name);
+	}
 	if (write_all(fd, text) < 0 || fsync(fd) < 0) {
 		shim_fail_errno(err, "write %s", name);
-		unlinkat(dir_fd, tmp, 0);
-		return -1;
-	}
-	/* rename replaces a link at name itself, never what it points to */
-	if (renameat(dir_fd, tmp, dir_fd, name) < 0) {
-		shim_fail_errno(err, "rename %s to %s", tmp, name);
-		unlinkat(dir_fd, tmp, 0);
+		staged_file_drop(out);
 		return -1;
 	}
 	return 0;
+}
+
+int staged_file_commit(struct staged_file *f, struct shim_error *err)
+{
+	/* rename replaces a link at name itself, never what it points to */
+	if (renameat(f->dir_fd, f->tmp, f->dir_fd, f->name) < 0) {
+		shim_fail_errno(err, "rename %s to %s", f->tmp, f->name);
+		staged_file_drop(f);
+		return -1;
+	}
+	f->tmp[0] = '\0';
+	return 0;
+}
+
+void staged_file_drop(struct staged_file *f)
+{
+	if (f->tmp[0])
+		unlinkat(f->dir_fd, f->tmp, 0);
+	f->tmp[0] = '\0';
+}
+
+int write_file_atomic_at(int dir_fd, const char *name, const char *text, struct shim_error *err)
+{
+	struct staged_file f;
+
+	if (file_stage_at(dir_fd, name, text, &f, err) < 0)
+		return -1;
+	return staged_file_commit(&f, err);
 }
 
 int write_file_atomic(const char *path, const char *text, struct shim_error *err)
@@ -175,14 +207,25 @@ int write_file_atomic(const char *path, const char *text, struct shim_error *err
 	return 0;
 }
 
-int store_write_state(int dir_fd, const struct oci_state_view *st, struct shim_error *err)
+int store_stage_state(int dir_fd, const struct oci_state_view *st, struct staged_file *out,
+		      struct shim_error *err)
 {
 	_cleanup_free_ char *json = oci_state_to_json(st, true, false, err);
 
+	out->tmp[0] = '\0';
 	if (!json)
 		return -1;
 	/* The folder by its fd, so a renamed --root cannot redirect us. */
-	return write_file_atomic_at(dir_fd, "state.json", json, err);
+	return file_stage_at(dir_fd, "state.json", json, out, err);
+}
+
+int store_write_state(int dir_fd, const struct oci_state_view *st, struct shim_error *err)
+{
+	struct staged_file f;
+
+	if (store_stage_state(dir_fd, st, &f, err) < 0)
+		return -1;
+	return staged_file_commit(&f, err);
 }
 
 #define STATE_MAX (1 << 20)

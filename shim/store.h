@@ -7,6 +7,7 @@
 #ifndef SHIM_STORE_H
 #define SHIM_STORE_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include "oci/state.h"
 #include "oci/error.h"
@@ -28,8 +29,27 @@ int store_create(const char *root, const char *id, struct shim_error *err);
 /* Open ROOT/ID: "container \"ID\" does not exist" when it is not there. */
 int store_open(const char *root, const char *id, struct shim_error *err);
 
-/* state.json, written to a temporary file then renamed. */
+/* A file written and synced under a temporary name beside its own, that
+ * takes its name later in one rename: what must be on disk at a moment
+ * is written ahead of it, and only the rename is made at that moment. */
+struct staged_file {
+	int dir_fd;		/* borrowed: the caller keeps it open until commit or drop */
+	const char *name;
+	char tmp[NAME_MAX + 1];	/* "" once committed or dropped */
+};
+/* Write text to a new temporary file in dir_fd (O_EXCL | O_NOFOLLOW, so
+ * nothing planted is written through) and fsync it. */
+int file_stage_at(int dir_fd, const char *name, const char *text, struct staged_file *out,
+		  struct shim_error *err);
+/* Rename it to its name (removed if that fails). */
+int staged_file_commit(struct staged_file *f, struct shim_error *err);
+/* Remove it if it is still staged. */
+void staged_file_drop(struct staged_file *f);
+
+/* state.json, written to a temporary file then renamed; or only staged. */
 int store_write_state(int dir_fd, const struct oci_state_view *st, struct shim_error *err);
+int store_stage_state(int dir_fd, const struct oci_state_view *st, struct staged_file *out,
+		      struct shim_error *err);
 struct oci_state *store_read_state(int dir_fd, const char *id, struct shim_error *err);
 
 /* Remove ROOT/ID and what it holds. */
@@ -42,8 +62,7 @@ void store_owner_name(int dir_fd, char *name, size_t len);
 /* The IDs under ROOT, sorted; NULL-terminated, malloc'd. */
 char **store_list(const char *root, struct shim_error *err);
 
-/* Write text to dir_fd/name atomically: a new temporary file (O_EXCL |
- * O_NOFOLLOW, so nothing planted is written through), fsync, rename. */
+/* Write text to dir_fd/name atomically: file_stage_at, then the rename. */
 int write_file_atomic_at(int dir_fd, const char *name, const char *text, struct shim_error *err);
 
 /* The same for a path the caller gave (--pid-file): its folder is opened

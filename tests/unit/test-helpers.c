@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The small pure pieces: mount options, signals, IDs, state JSON, fds. */
+/* The small pure pieces: mount options, signals, IDs, state JSON and
+ * files, fds. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -432,6 +434,121 @@ TEST(a_state_record_is_read_but_never_through_a_link_or_fifo)
 	return 0;
 }
 
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The folder's names but . and .., sorted, joined by spaces. */
+static void names_in(int dir_fd, char *out, size_t len)
+{
+	char **names = NULL;
+	size_t n = 0;
+	DIR *d = fdopendir(openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+	struct dirent *e;
+
+	out[0] = '\0';
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+			names = realloc(names, (n + 1) * sizeof(*names));
+			names[n++] = strdup(e->d_name);
+		}
+	if (d)
+		closedir(d);
+	qsort(names, n, sizeof(*names), cmp_names);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(out + strlen(out), len - strlen(out), "%s%s", i ? " " : "", names[i]);
+		free(names[i]);
+	}
+	free(names);
+}
+
+/* A staged file is written and synced beside its name, which keeps its
+ * old text until the commit renames the new one over it. */
+TEST(a_staged_file_takes_its_name_only_at_commit)
+{
+	char dir[] = "/tmp/shim-staged-XXXXXX", names[256];
+	struct staged_file f;
+	char *text;
+	int fd;
+
+	CHECK(mkdtemp(dir) != NULL);
+	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	CHECK(fd >= 0);
+	CHECK(write_file_atomic_at(fd, "state.json", "old", &err) == 0);
+	CHECK(file_stage_at(fd, "state.json", "new", &f, &err) == 0);
+	text = store_read_record(fd, "state.json", 64, &err);
+	CHECK_STR(text, "old");
+	free(text);
+	text = store_read_record(fd, f.tmp, 64, &err);
+	CHECK_STR(text, "new");
+	free(text);
+	CHECK(f.tmp[0] == '.' && strncmp(f.tmp, ".state.json.", 12) == 0);
+	CHECK(staged_file_commit(&f, &err) == 0);
+	CHECK(f.tmp[0] == '\0');
+	text = store_read_record(fd, "state.json", 64, &err);
+	CHECK_STR(text, "new");
+	free(text);
+	names_in(fd, names, sizeof(names));
+	CHECK_STR(names, "state.json");
+	close(fd);
+	CHECK(remove_tree_at(AT_FDCWD, dir, &err) == 0);
+	return 0;
+}
+
+TEST(a_dropped_staged_file_leaves_the_old_one_alone)
+{
+	char dir[] = "/tmp/shim-staged-XXXXXX", names[256];
+	struct staged_file f;
+	char *text;
+	int fd;
+
+	CHECK(mkdtemp(dir) != NULL);
+	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	CHECK(fd >= 0);
+	CHECK(write_file_atomic_at(fd, "state.json", "old", &err) == 0);
+	CHECK(file_stage_at(fd, "state.json", "new", &f, &err) == 0);
+	staged_file_drop(&f);
+	staged_file_drop(&f);	/* twice: nothing more */
+	names_in(fd, names, sizeof(names));
+	CHECK_STR(names, "state.json");
+	text = store_read_record(fd, "state.json", 64, &err);
+	CHECK_STR(text, "old");
+	free(text);
+	close(fd);
+	CHECK(remove_tree_at(AT_FDCWD, dir, &err) == 0);
+	return 0;
+}
+
+/* A planted link under the name is replaced, never written through. */
+TEST(a_staged_file_replaces_a_link_at_its_name)
+{
+	char dir[] = "/tmp/shim-staged-XXXXXX", target[64], names[256];
+	struct staged_file f;
+	char *text;
+	int fd;
+
+	CHECK(mkdtemp(dir) != NULL);
+	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	CHECK(fd >= 0);
+	CHECK(write_file_at(fd, "target", "kept", &err) == 0);
+	snprintf(target, sizeof(target), "%s/target", dir);
+	CHECK(symlinkat(target, fd, "state.json") == 0);
+	CHECK(file_stage_at(fd, "state.json", "new", &f, &err) == 0);
+	CHECK(staged_file_commit(&f, &err) == 0);
+	text = store_read_record(fd, "target", 64, &err);
+	CHECK_STR(text, "kept");
+	free(text);
+	text = store_read_record(fd, "state.json", 64, &err);
+	CHECK_STR(text, "new");
+	free(text);
+	names_in(fd, names, sizeof(names));
+	CHECK_STR(names, "state.json target");
+	close(fd);
+	CHECK(remove_tree_at(AT_FDCWD, dir, &err) == 0);
+	return 0;
+}
+
 TEST(the_last_capability_is_the_kernels_cap_last_cap)
 {
 	FILE *f = fopen("/proc/sys/kernel/cap_last_cap", "re");
@@ -538,6 +655,9 @@ int main(void)
 	RUN(start_time_of_self_is_stable);
 	RUN(a_pid_with_another_start_time_is_not_opened);
 	RUN(a_state_record_is_read_but_never_through_a_link_or_fifo);
+	RUN(a_staged_file_takes_its_name_only_at_commit);
+	RUN(a_dropped_staged_file_leaves_the_old_one_alone);
+	RUN(a_staged_file_replaces_a_link_at_its_name);
 	RUN(the_last_capability_is_the_kernels_cap_last_cap);
 	RUN(a_real_folder_path_is_realpaths_answer_by_one_walk);
 	RUN(a_folder_named_through_one_of_our_fds_is_refused);
