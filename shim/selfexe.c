@@ -30,28 +30,27 @@ static bool sealed(int fd)
 }
 
 /* On a read-only mount: no open for writing gets through the path
- * /proc/PID/exe names. Asked of the mount by path, without opening the
- * file (where the binary is on a network or 9p file system, each open
- * and close is a round trip to the server). */
-static bool on_readonly_mount(void)
+ * /proc/PID/exe names. Asked of the mount through an O_PATH fd, which
+ * opens nothing on the binary's file system (where that is a network or
+ * 9p one, each open and close is a round trip to the server). */
+static bool on_readonly_mount(int exe_path)
 {
 	struct statfs sfs;
 
-	return statfs("/proc/self/exe", &sfs) == 0 && (sfs.f_flags & ST_RDONLY);
+	return fstatfs(exe_path, &sfs) == 0 && (sfs.f_flags & ST_RDONLY);
 }
 
-/* The binary itself, through a detached clone of its mount made read-only
- * (and nosuid, nodev): nothing to copy, and nobody can reach that mount
- * to make it writable again. Needs CAP_SYS_ADMIN; -1 without. The file
- * is named by an O_PATH fd, which opens nothing on its file system. */
-static int readonly_bind(void)
+/* The binary itself (exe_path: an O_PATH fd of it), through a detached
+ * clone of its mount made read-only (and nosuid, nodev): nothing to copy,
+ * and nobody can reach that mount to make it writable again. Needs
+ * CAP_SYS_ADMIN; -1 without. */
+static int readonly_bind(int exe_path)
 {
 	struct shim_mount_attr attr = {
 		.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
 	};
-	_cleanup_close_ int exe = open("/proc/self/exe", O_PATH | O_CLOEXEC);
-	int tree = exe < 0 ? -1 : sys_open_tree(exe, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
-								   AT_EMPTY_PATH);
+	int tree = exe_path < 0 ? -1 : sys_open_tree(exe_path, "", OPEN_TREE_CLONE |
+								   OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
 
 	if (tree < 0)
 		return -1;
@@ -163,11 +162,12 @@ static int sealed_copy(int exe, struct shim_error *err)
 
 int selfexe_ensure_sealed(char **argv, struct shim_error *err)
 {
+	_cleanup_close_ int exe_path = open("/proc/self/exe", O_PATH | O_CLOEXEC);
 	_cleanup_close_ int exe = -1, copy = -1;
 
-	if (on_readonly_mount())
+	if (exe_path >= 0 && on_readonly_mount(exe_path))
 		return 0;
-	copy = readonly_bind();
+	copy = readonly_bind(exe_path);
 	if (copy >= 0 && moved_onto_bind(copy)) {
 		log_debug("running from a read-only bind of the runtime binary, mapped in place");
 		return 0;
