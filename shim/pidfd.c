@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -13,7 +14,7 @@
 
 int proc_start_time(pid_t pid, unsigned long long *out, struct shim_error *err)
 {
-	char path[64], buf[1024], *p;
+	char path[64], buf[1024], *p, *end = NULL;
 	unsigned long long t;
 	ssize_t n;
 	int fd, field;
@@ -33,7 +34,10 @@ int proc_start_time(pid_t pid, unsigned long long *out, struct shim_error *err)
 		return shim_fail(err, EINVAL, "parse %s", path);
 	for (field = 2; field < 22 && p; field++)
 		p = strchr(p + 1, ' ');
-	if (!p || sscanf(p + 1, "%llu", &t) != 1)
+	/* strtoull, not sscanf: scanf's machinery is a costly first call */
+	errno = 0;
+	t = p ? strtoull(p + 1, &end, 10) : 0;
+	if (!p || end == p + 1 || errno != 0)
 		return shim_fail(err, EINVAL, "parse %s: no start time", path);
 	*out = t;
 	return 0;

@@ -33,13 +33,31 @@ int rootless_set_mode(const char *text, struct shim_error *err)
 	return 0;
 }
 
+/* The number *p starts with (after blanks), *p moved past it; *p NULL
+ * when there is none, and stays NULL. */
+static unsigned long long next_number(char **p)
+{
+	unsigned long long n;
+	char *end;
+
+	if (!*p)
+		return 0;
+	errno = 0;
+	n = strtoull(*p, &end, 10);
+	if (end == *p || errno != 0)
+		*p = NULL;
+	else
+		*p = end;
+	return n;
+}
+
 /* Is the runtime in the host's user namespace: its uid_map the identity
  * over every ID? (Unreadable: taken as the host's.) */
 static bool in_host_user_ns(void)
 {
 	static int cached = -1;
 	_cleanup_close_ int fd = -1;
-	char text[128];
+	char text[128], *p;
 	unsigned long long inside, outside, count;
 	ssize_t n;
 
@@ -50,7 +68,13 @@ static bool in_host_user_ns(void)
 	if (fd < 0 || (n = read(fd, text, sizeof(text) - 1)) <= 0)
 		return cached;
 	text[n] = '\0';
-	if (sscanf(text, "%llu %llu %llu", &inside, &outside, &count) == 3)
+	/* its first line, "0 0 4294967295" on the host (strtoull: scanf's
+	 * machinery is a costly first call) */
+	p = text;
+	inside = next_number(&p);
+	outside = next_number(&p);
+	count = next_number(&p);
+	if (p)
 		cached = inside == 0 && outside == 0 && count == UINT32_MAX;
 	return cached;
 }
