@@ -463,34 +463,56 @@ static void names_in(int dir_fd, char *out, size_t len)
 	free(names);
 }
 
+/* A new folder (dir: a mkdtemp template) holding state.json "old"; its fd. */
+static int folder_with_old_state(char *dir)
+{
+	int fd;
+
+	if (!mkdtemp(dir))
+		return -1;
+	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0 && write_file_atomic_at(fd, "state.json", "old", &err) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Does the folder's file name hold text? */
+static bool holds(int fd, const char *name, const char *text)
+{
+	char *got = store_read_record(fd, name, 64, &err);
+	bool same = got && strcmp(got, text) == 0;
+
+	free(got);
+	return same;
+}
+
+/* The folder's names, as names_in lists them, are want. */
+static bool names_are(int fd, const char *want)
+{
+	char names[256];
+
+	names_in(fd, names, sizeof(names));
+	return strcmp(names, want) == 0;
+}
+
 /* A staged file is written and synced beside its name, which keeps its
  * old text until the commit renames the new one over it. */
 TEST(a_staged_file_takes_its_name_only_at_commit)
 {
-	char dir[] = "/tmp/shim-staged-XXXXXX", names[256];
+	char dir[] = "/tmp/shim-staged-XXXXXX";
+	int fd = folder_with_old_state(dir);
 	struct staged_file f;
-	char *text;
-	int fd;
 
-	CHECK(mkdtemp(dir) != NULL);
-	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	CHECK(fd >= 0);
-	CHECK(write_file_atomic_at(fd, "state.json", "old", &err) == 0);
 	CHECK(file_stage_at(fd, "state.json", "new", &f, &err) == 0);
-	text = store_read_record(fd, "state.json", 64, &err);
-	CHECK_STR(text, "old");
-	free(text);
-	text = store_read_record(fd, f.tmp, 64, &err);
-	CHECK_STR(text, "new");
-	free(text);
-	CHECK(f.tmp[0] == '.' && strncmp(f.tmp, ".state.json.", 12) == 0);
+	CHECK(holds(fd, "state.json", "old") && holds(fd, f.tmp, "new"));
+	CHECK(strncmp(f.tmp, ".state.json.", 12) == 0);
 	CHECK(staged_file_commit(&f, &err) == 0);
 	CHECK(f.tmp[0] == '\0');
-	text = store_read_record(fd, "state.json", 64, &err);
-	CHECK_STR(text, "new");
-	free(text);
-	names_in(fd, names, sizeof(names));
-	CHECK_STR(names, "state.json");
+	CHECK(holds(fd, "state.json", "new"));
+	CHECK(names_are(fd, "state.json"));
 	close(fd);
 	CHECK(remove_tree_at(AT_FDCWD, dir, &err) == 0);
 	return 0;
@@ -498,23 +520,16 @@ TEST(a_staged_file_takes_its_name_only_at_commit)
 
 TEST(a_dropped_staged_file_leaves_the_old_one_alone)
 {
-	char dir[] = "/tmp/shim-staged-XXXXXX", names[256];
+	char dir[] = "/tmp/shim-staged-XXXXXX";
+	int fd = folder_with_old_state(dir);
 	struct staged_file f;
-	char *text;
-	int fd;
 
-	CHECK(mkdtemp(dir) != NULL);
-	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	CHECK(fd >= 0);
-	CHECK(write_file_atomic_at(fd, "state.json", "old", &err) == 0);
 	CHECK(file_stage_at(fd, "state.json", "new", &f, &err) == 0);
 	staged_file_drop(&f);
 	staged_file_drop(&f);	/* twice: nothing more */
-	names_in(fd, names, sizeof(names));
-	CHECK_STR(names, "state.json");
-	text = store_read_record(fd, "state.json", 64, &err);
-	CHECK_STR(text, "old");
-	free(text);
+	CHECK(names_are(fd, "state.json"));
+	CHECK(holds(fd, "state.json", "old"));
 	close(fd);
 	CHECK(remove_tree_at(AT_FDCWD, dir, &err) == 0);
 	return 0;
@@ -523,27 +538,19 @@ TEST(a_dropped_staged_file_leaves_the_old_one_alone)
 /* A planted link under the name is replaced, never written through. */
 TEST(a_staged_file_replaces_a_link_at_its_name)
 {
-	char dir[] = "/tmp/shim-staged-XXXXXX", target[64], names[256];
+	char dir[] = "/tmp/shim-staged-XXXXXX", target[64];
+	int fd = folder_with_old_state(dir);
 	struct staged_file f;
-	char *text;
-	int fd;
 
-	CHECK(mkdtemp(dir) != NULL);
-	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	CHECK(fd >= 0);
+	CHECK(unlinkat(fd, "state.json", 0) == 0);
 	CHECK(write_file_at(fd, "target", "kept", &err) == 0);
 	snprintf(target, sizeof(target), "%s/target", dir);
 	CHECK(symlinkat(target, fd, "state.json") == 0);
 	CHECK(file_stage_at(fd, "state.json", "new", &f, &err) == 0);
 	CHECK(staged_file_commit(&f, &err) == 0);
-	text = store_read_record(fd, "target", 64, &err);
-	CHECK_STR(text, "kept");
-	free(text);
-	text = store_read_record(fd, "state.json", 64, &err);
-	CHECK_STR(text, "new");
-	free(text);
-	names_in(fd, names, sizeof(names));
-	CHECK_STR(names, "state.json target");
+	CHECK(holds(fd, "target", "kept") && holds(fd, "state.json", "new"));
+	CHECK(names_are(fd, "state.json target"));
 	close(fd);
 	CHECK(remove_tree_at(AT_FDCWD, dir, &err) == 0);
 	return 0;
