@@ -52,16 +52,9 @@ static const char *const propagations[] = {
 	"rshared", "rslave", "rprivate", "runbindable", NULL,
 };
 
-static int must_be_absolute(const char *path, const char *value, struct shim_error *err)
-{
-	if (value[0] != '/')
-		return json_fail(err, path, "must be an absolute path, not \"%s\"", value);
-	return 0;
-}
-
-/* must_be_absolute at path.key, the path made only for the error */
-static int member_must_be_absolute(const char *path, const char *key, const char *value,
-				   struct shim_error *err)
+/* The value of path.key must be absolute; the path is made only for the error. */
+static int must_be_absolute(const char *path, const char *key, const char *value,
+			    struct shim_error *err)
 {
 	if (value[0] != '/')
 		return json_member_fail(err, path, key, "must be an absolute path, not \"%s\"",
@@ -411,7 +404,7 @@ static int parse_process(yajl_val proc, struct oci_process *p, struct shim_error
 		return -1;
 	if (r == 1)
 		return json_fail(err, "process.cwd", "missing");
-	if (must_be_absolute("process.cwd", p->cwd, err) < 0)
+	if (must_be_absolute("process", "cwd", p->cwd, err) < 0)
 		return -1;
 	if ((r = json_get_array(proc, "rlimits", "process", &rlimits, err)) < 0)
 		return -1;
@@ -481,7 +474,7 @@ static int parse_mounts(yajl_val arr, struct oci_spec *s, struct shim_error *err
 			return -1;
 		if (r == 1)
 			return json_member_fail(err, where, "destination", "missing");
-		if (member_must_be_absolute(where, "destination", out->destination, err) < 0)
+		if (must_be_absolute(where, "destination", out->destination, err) < 0)
 			return -1;
 		if (json_get_string(m, "type", where, &out->type, err) < 0 ||
 		    json_get_string(m, "source", where, &out->source, err) < 0 ||
@@ -531,7 +524,7 @@ static int parse_namespaces(yajl_val arr, struct oci_spec *s, struct shim_error 
 		s->n_namespaces++;
 		if (json_get_string(ns, "path", where, &out->path, err) < 0)
 			return -1;
-		if (out->path && member_must_be_absolute(where, "path", out->path, err) < 0)
+		if (out->path && must_be_absolute(where, "path", out->path, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -543,12 +536,11 @@ static int parse_abs_paths(yajl_val linux_obj, const char *key, char ***out,
 	if (json_get_strv(linux_obj, key, "linux", out, err) < 0)
 		return -1;
 	for (size_t i = 0; *out && (*out)[i]; i++) {
-		char where[64];
+		char elem[64];
 
-		if ((*out)[i][0] == '/')
-			continue;
-		snprintf(where, sizeof(where), "linux.%s[%zu]", key, i);
-		return must_be_absolute(where, (*out)[i], err);
+		if ((*out)[i][0] != '/')
+			return must_be_absolute("linux", json_path_at(elem, sizeof(elem), key, i),
+						(*out)[i], err);
 	}
 	return 0;
 }
