@@ -128,35 +128,30 @@ char *store_read_record(int dir_fd, const char *name, size_t max, struct shim_er
 int file_stage_at(int dir_fd, const char *name, const char *text, struct staged_file *out,
 		  struct shim_error *err)
 {
+	char tmp[sizeof(out->tmp)];
 	_cleanup_close_ int fd = -1;
 
 	out->dir_fd = dir_fd;
 	out->name = name;
-	out->tmp[0] = '\0';
+	out->tmp[0] = '\0';	/* nothing staged until the file is written */
 	/* O_EXCL | O_NOFOLLOW: a link or file planted under a name we might
 	 * pick is never written through; pick another name then. */
 	for (int i = 0; fd < 0 && i < 100; i++) {
-		if (snprintf(out->tmp, sizeof(out->tmp), ".%.200s.%d.%08x", name, (int)getpid(),
-			     (unsigned)random()) >= (int)sizeof(out->tmp)) {
-			out->tmp[0] = '\0';
+		if (snprintf(tmp, sizeof(tmp), ".%.200s.%d.%08x", name, (int)getpid(),
+			     (unsigned)random()) >= (int)sizeof(tmp))
 			return shim_fail(err, ENAMETOOLONG, "%s", name);
-		}
-		fd = openat(dir_fd, out->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			    0644);
-		if (fd < 0 && errno != EEXIST) {
-			out->tmp[0] = '\0';
+		fd = openat(dir_fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0 && errno != EEXIST)
 			return shim_fail_errno(err, "create a temporary file for %s", name);
-		}
 	}
-	if (fd < 0) {
-		out->tmp[0] = '\0';
+	if (fd < 0)
 		return shim_fail(err, EEXIST, "create a temporary file for %s", name);
-	}
 	if (write_all(fd, text) < 0 || fsync(fd) < 0) {
 		shim_fail_errno(err, "write %s", name);
-		staged_file_drop(out);
+		unlinkat(dir_fd, tmp, 0);
 		return -1;
 	}
+	memcpy(out->tmp, tmp, sizeof(tmp));
 	return 0;
 }
 
