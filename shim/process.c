@@ -24,6 +24,7 @@
 #include "shim/procfs.h"
 #include "shim/rootfs.h"
 #include "shim/seccomp.h"
+#include "shim/signals.h"
 #include "shim/syscalls.h"
 
 #define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -190,6 +191,32 @@ static int set_scheduler(const struct oci_process *p, struct shim_error *err)
 	return 0;
 }
 
+/*
+ * The signals not at SIG_DFL, from our status file on the procfs handle:
+ * SigIgn, what the runtime's caller left ignored (as nohup does), which
+ * would survive the exec, and SigCgt, which the runtime never catches
+ * (it reads its signals from a signalfd) but is read all the same. One
+ * read instead of a sigaction for each of the 64 signals.
+ */
+static void note_signals_set(struct process_plan *plan)
+{
+	char status[4096];
+	uint64_t ignored, caught;
+	struct shim_error err = { 0 };
+	_cleanup_close_ int fd = procfs_open_self("status", O_RDONLY, &err);
+	ssize_t n = fd < 0 ? -1 : read(fd, status, sizeof(status) - 1);
+
+	plan->signals_known = false;
+	if (n <= 0)
+		return;
+	status[n] = '\0';
+	if (signals_status_mask(status, "SigIgn", &ignored) < 0 ||
+	    signals_status_mask(status, "SigCgt", &caught) < 0)
+		return;
+	plan->signals_set = ignored | caught;
+	plan->signals_known = true;
+}
+
 int process_prepare(const struct oci_process *p, const struct oci_seccomp *seccomp,
 		    struct process_plan *plan, struct shim_error *err)
 {
@@ -206,6 +233,7 @@ int process_prepare(const struct oci_process *p, const struct oci_seccomp *secco
 	}
 	if (build_env(p, plan, err) < 0)
 		return -1;
+	note_signals_set(plan);
 	/* the program is found from the cwd (a relative args[0]) */
 	if (!plan->cwd_as_user) {
 		if (find_exe(p->args[0], plan->env, plan->exe, sizeof(plan->exe), err) < 0)
@@ -248,13 +276,15 @@ int process_set_oom_score_adj(const struct oci_process *p, struct shim_error *er
 	return 0;
 }
 
-/* What the runtime changed for itself must not reach the program. */
-static void reset_signals(void)
+/* What the runtime changed for itself, or inherited, must not reach the
+ * program: every signal at SIG_DFL, none blocked. */
+static void reset_signals(const struct process_plan *plan)
 {
 	sigset_t none;
 
 	for (int sig = 1; sig < NSIG; sig++)
-		signal(sig, SIG_DFL);
+		if (!plan->signals_known || (plan->signals_set >> (sig - 1) & 1))
+			signal(sig, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
@@ -393,7 +423,7 @@ int process_exec(const struct oci_process *p, struct process_plan *plan,
 	if (process_set_cpus(p->cpus_final, p->cpus_final_mask, "process.execCPUAffinity.final",
 			     err) < 0)
 		return -1;
-	reset_signals();
+	reset_signals(plan);
 	/* What is open now is all the program gets, and only 0, 1, 2 and the
 	 * preserved ones stay; what opens a file from here on closes it. */
 	if (!plan->files_private && unshare(CLONE_FILES) < 0)

@@ -36,6 +36,10 @@ struct process_plan {
 				 * process.user, once privileges are dropped */
 	bool privileges_dropped;	/* by process_drop_privileges */
 	bool files_private;	/* our fd table unshared already */
+	bool signals_known;	/* signals_set was read (process_prepare) */
+	uint64_t signals_set;	/* the signals not at SIG_DFL (bit n-1 for
+				 * n): the exec resets them, all 64 when
+				 * they are not known */
 	bool has_fd_dir;	/* our /proc/self/fd on the runtime's procfs */
 	int fd_dir;		/* (shim/procfs.h), for fd_close_from: the init
 				 * keeps it when it lets go; an exec opens it

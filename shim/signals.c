@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <ctype.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,4 +49,27 @@ void signals_forwarded(sigset_t *set)
 	sigemptyset(set);
 	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
 		sigaddset(set, forwarded[i]);
+}
+
+int signals_status_mask(const char *status, const char *field, uint64_t *mask)
+{
+	size_t len = strlen(field);
+	const char *line = status, *value;
+
+	while (strncmp(line, field, len) != 0 || line[len] != ':') {
+		line = strchr(line, '\n');
+		if (!line)
+			return -1;
+		line++;
+	}
+	value = line + len + 1;
+	while (*value == '\t' || *value == ' ')
+		value++;
+	for (int i = 0; i < 16; i++)
+		if (!isxdigit((unsigned char)value[i]))
+			return -1;
+	if (value[16] != '\n' && value[16] != '\0')
+		return -1;
+	*mask = strtoull(value, NULL, 16);
+	return 0;
 }

@@ -26,6 +26,13 @@ setup() {
 	[ "${lines[1]}" -ge 3 ]
 }
 
+@test "the exec'd process starts with no signal ignored, caught or blocked" {
+	run bash -c 'trap "" HUP INT PIPE USR2 TERM; r=$1; shift; exec "$0" --root "$r" exec c1 "$@"' \
+		"$SHIM_BIN" "$ROOT" grep -E '^Sig(Blk|Ign|Cgt)' /proc/self/status
+	assert_success
+	assert_output "$(printf 'SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\nSigCgt:\t0000000000000000')"
+}
+
 # (sh runs two commands so that it stays itself: $$ is sh, not ls)
 @test "the exec'd process holds only fds 0, 1 and 2 whatever the caller had open" {
 	with_fds "3 5 7" "$SHIM_BIN" --root "$ROOT" exec c1 sh -c 'ls /proc/$$/fd; true'

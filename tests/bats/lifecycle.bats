@@ -28,6 +28,16 @@ setup() {
 	assert_output_has "sleep"
 }
 
+@test "the container's process starts with no signal ignored, caught or blocked" {
+	# ignored signals survive exec: the caller's (nohup's SIGHUP, a
+	# shell's trap '') must not reach the container
+	setup_bundle grep -E '^Sig(Blk|Ign|Cgt)' /proc/self/status
+	run bash -c 'trap "" HUP INT PIPE USR2 TERM; exec "$0" --root "$1" run -b "$2" c1' \
+		"$SHIM_BIN" "$ROOT" "$BUNDLE"
+	assert_success
+	assert_output "$(printf 'SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\nSigCgt:\t0000000000000000')"
+}
+
 @test "run passes the container's output through" {
 	setup_bundle echo hello from the container
 	run shim run -b "$BUNDLE" c1

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The small pure pieces: mount options, signals, IDs, state JSON and
+/* The small pure pieces: mount options, IDs, state JSON and
  * files, fds. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -18,7 +17,6 @@
 #include "shim/fsutil.h"
 #include "oci/mount_options.h"
 #include "shim/pidfd.h"
-#include "shim/signals.h"
 #include "shim/store.h"
 #include "shim/syscalls.h"
 #include "tests/unit/tap.h"
@@ -191,20 +189,6 @@ TEST(a_bind_mount_names_an_option_it_cannot_take)
 	CHECK(mount_opts_parse(opts, "mounts[4]", &o, &err) == 0);
 	CHECK(mount_opts_check_bind(&o, &err) == -1);
 	CHECK_STR(err.msg, "mounts[4].options[2]: \"size=1m\" is no option of a bind mount");
-	return 0;
-}
-
-TEST(signals_by_name_and_number)
-{
-	CHECK(signal_parse("KILL") == SIGKILL);
-	CHECK(signal_parse("SIGTERM") == SIGTERM);
-	CHECK(signal_parse("usr1") == SIGUSR1);
-	CHECK(signal_parse("9") == 9);
-	CHECK(signal_parse("0") == 0);	/* a liveness probe, as with runc */
-	CHECK(signal_parse("-1") == -1);
-	CHECK(signal_parse("999") == -1);
-	CHECK(signal_parse("SIGBOGUS") == -1);
-	CHECK(signal_parse("") == -1);
 	return 0;
 }
 
@@ -647,7 +631,6 @@ int main(void)
 	RUN(tmpcopyup_is_kept_with_its_index_and_is_no_fs_parameter);
 	RUN(recursive_mount_options_are_kept_apart);
 	RUN(a_bind_mount_names_an_option_it_cannot_take);
-	RUN(signals_by_name_and_number);
 	RUN(container_ids);
 	RUN(state_round_trips_with_private_fields);
 	RUN(a_state_copied_from_its_view_is_the_state_read_back_from_its_json);
