@@ -343,6 +343,227 @@ static const yajl_callbacks callbacks = {
 	.yajl_end_map = on_end, .yajl_start_array = on_start_array, .yajl_end_array = on_end,
 };
 
+/*
+ * The common case without yajl: an object or an array at the top, ASCII
+ * text, strings with the short escapes only, numbers as JSON writes them,
+ * no comments. The builder gets the events yajl's parser would give it,
+ * so the tree is the same. At anything else (a \u escape, a byte past
+ * 0x7e, a comment, a top-level scalar, a syntax error, what the guard
+ * refuses) it gives up, and yajl parses the text from its start and says
+ * what is wrong, as it did before this way was made.
+ */
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\n' || c == '\t' || c == '\r';
+}
+
+static const char *skip_space(const char *p, const char *end)
+{
+	while (p < end && is_space(*p))
+		p++;
+	return p;
+}
+
+/* What may follow a number or a literal. */
+static bool ends_token(const char *p, const char *end)
+{
+	return p == end || is_space(*p) || *p == ',' || *p == ']' || *p == '}';
+}
+
+static bool is_digit(const char *p, const char *end)
+{
+	return p < end && *p >= '0' && *p <= '9';
+}
+
+static const char *skip_digits(const char *p, const char *end)
+{
+	while (is_digit(p, end))
+		p++;
+	return p;
+}
+
+static char short_escape(char c)
+{
+	switch (c) {
+	case '"':
+	case '\\':
+	case '/':
+		return c;
+	case 'b':
+		return '\b';
+	case 'f':
+		return '\f';
+	case 'n':
+		return '\n';
+	case 'r':
+		return '\r';
+	case 't':
+		return '\t';
+	default:
+		return '\0';
+	}
+}
+
+static bool plain_char(char c)
+{
+	return c >= 0x20 && c <= 0x7e && c != '"' && c != '\\';
+}
+
+static int fast_text(struct builder *b, const char *s, size_t n, bool key)
+{
+	return key ? on_key(b, (const unsigned char *)s, n) : on_string(b, (const unsigned char *)s, n);
+}
+
+/* A string from its opening quote at p, to on_key or on_string; the text
+ * after its closing quote, NULL to give up. */
+static const char *fast_string(struct builder *b, const char *p, const char *end, bool key)
+{
+	const char *start = ++p;
+	char text[4096];
+	size_t n;
+
+	while (p < end && plain_char(*p))
+		p++;
+	/* without escapes (most), the text is its own copy */
+	if (p < end && *p == '"')
+		return fast_text(b, start, (size_t)(p - start), key) ? p + 1 : NULL;
+	if (p == end || *p != '\\' || (size_t)(p - start) >= sizeof(text))
+		return NULL;
+	n = (size_t)(p - start);
+	memcpy(text, start, n);
+	for (; p < end && *p != '"'; p++) {
+		char c = *p;
+
+		if (c < 0x20 || c > 0x7e || n == sizeof(text))
+			return NULL;
+		if (c == '\\' && (++p == end || !(c = short_escape(*p))))
+			return NULL;
+		text[n++] = c;
+	}
+	return p < end && fast_text(b, text, n, key) ? p + 1 : NULL;
+}
+
+/* -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
+static const char *fast_number(struct builder *b, const char *p, const char *end)
+{
+	const char *start = p;
+
+	p += *p == '-';
+	if (!is_digit(p, end))
+		return NULL;
+	p = *p == '0' ? p + 1 : skip_digits(p, end);
+	if (p < end && *p == '.') {
+		if (!is_digit(++p, end))
+			return NULL;
+		p = skip_digits(p, end);
+	}
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (p < end && (*p == '+' || *p == '-'))
+			p++;
+		if (!is_digit(p, end))
+			return NULL;
+		p = skip_digits(p, end);
+	}
+	if (!ends_token(p, end) || !on_number(b, start, (size_t)(p - start)))
+		return NULL;
+	return p;
+}
+
+static const char *fast_literal(struct builder *b, const char *p, const char *end)
+{
+	static const char *const words[] = { "null", "false", "true" };
+
+	for (int i = 0; i < 3; i++) {
+		size_t n = strlen(words[i]);
+
+		if ((size_t)(end - p) >= n && memcmp(p, words[i], n) == 0 && ends_token(p + n, end))
+			return (i ? on_bool(b, i == 2) : on_null(b)) ? p + n : NULL;
+	}
+	return NULL;
+}
+
+static bool in_object(const struct builder *b)
+{
+	return b->frames[b->depth - 1].node->type == yajl_t_object;
+}
+
+/* A value begun at p (not space): the text after it, or after the '{' or
+ * '[' it opens. *opened says which. */
+static const char *fast_value(struct builder *b, const char *p, const char *end, bool *opened)
+{
+	*opened = false;
+	if (p == end)
+		return NULL;
+	if (*p == '{' || *p == '[') {
+		*opened = true;
+		return push(b, *p == '{' ? yajl_t_object : yajl_t_array) ? p + 1 : NULL;
+	}
+	if (*p == '"')
+		return fast_string(b, p, end, false);
+	if (*p == '-' || (*p >= '0' && *p <= '9'))
+		return fast_number(b, p, end);
+	return fast_literal(b, p, end);
+}
+
+/* After '{' or ',' in an object: a member's name and its ':'. */
+static const char *fast_key(struct builder *b, const char *p, const char *end)
+{
+	p = skip_space(p, end);
+	if (p == end || *p != '"' || !(p = fast_string(b, p, end, true)))
+		return NULL;
+	p = skip_space(p, end);
+	return p < end && *p == ':' ? p + 1 : NULL;
+}
+
+static bool fast_parse(struct builder *b, const char *p, const char *end)
+{
+	bool value_next = true, opened;
+
+	p = skip_space(p, end);
+	if (p == end || (*p != '{' && *p != '['))
+		return false;
+	while (p) {
+		p = skip_space(p, end);
+		if (value_next) {
+			p = fast_value(b, p, end, &opened);
+			value_next = false;
+			if (!p || !opened)
+				continue;
+			/* it opened an object or array: empty, or its first member */
+			p = skip_space(p, end);
+			if (p < end && *p == (in_object(b) ? '}' : ']')) {
+				p = on_end(b) ? p + 1 : NULL;
+			} else {
+				if (in_object(b))
+					p = fast_key(b, p, end);
+				value_next = true;
+			}
+			continue;
+		}
+		/* a value is done: the next member, or the end of what holds it */
+		if (b->depth == 0)
+			return p == end;
+		if (p < end && *p == ',') {
+			p = in_object(b) ? fast_key(b, p + 1, end) : p + 1;
+			value_next = true;
+		} else if (p < end && *p == (in_object(b) ? '}' : ']') && on_end(b)) {
+			p++;
+		} else {
+			return false;
+		}
+	}
+	return false;
+}
+
+static void builder_release(struct builder *b)
+{
+	free(b->frames);
+	free(b->members);
+	arena_free(b->first);
+	*b = (struct builder){ 0 };
+}
+
 /* yajl's message for a syntax error; its first line. */
 static int syntax_error(yajl_handle h, const char *json, size_t len, struct shim_error *err)
 {
@@ -366,6 +587,12 @@ yajl_val json_parse(const char *json, size_t len, const char *what, struct shim_
 		shim_fail(err, 0, "the %s holds a NUL byte", what);
 		return NULL;
 	}
+	if (fast_parse(&b, json, json + len)) {
+		free(b.frames);
+		free(b.members);
+		return b.root;
+	}
+	builder_release(&b);
 	h = yajl_alloc(&callbacks, NULL, &b);
 	if (!h) {
 		shim_fail(err, ENOMEM, "%s", what);

@@ -3,15 +3,46 @@
  * fuzz-config: libFuzzer target for the config.json parser (oci_spec_parse,
  * with linux.resources, hooks, seccomp, mounts and ID maps), and for the
  * state.json parser on the same input. Either may refuse the input; neither
- * may crash, leak, hang, or refuse without a message.
+ * may crash, leak, hang, or refuse without a message. And json_parse, which
+ * both stand on, builds the tree yajl_tree_parse builds from the input, or
+ * refuses it with yajl's message (its own refusals, nesting and a NUL,
+ * aside): its way without yajl for common text must change nothing.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "oci/json.h"
 #include "oci/spec.h"
 #include "oci/state.h"
+#include "tests/unit/json_same.h"
+
+static void json_parse_agrees_with_yajl(const uint8_t *data, size_t size)
+{
+	struct shim_error err = { 0 };
+	char errbuf[1024] = "", want[1100];
+	yajl_val mine, theirs;
+	char *text;
+
+	/* yajl_tree_parse reads a C string */
+	if (memchr(data, '\0', size) || !(text = strndup((const char *)data, size)))
+		return;
+	mine = json_parse(text, size, "input", &err);
+	if (!mine && (strstr(err.msg, ": nested deeper than ") || strstr(err.msg, "NUL byte"))) {
+		free(text);
+		return;
+	}
+	theirs = yajl_tree_parse(text, errbuf, sizeof(errbuf));
+	errbuf[strcspn(errbuf, "\n")] = '\0';
+	snprintf(want, sizeof(want), "invalid JSON: %s", errbuf[0] ? errbuf : "parse error");
+	if ((mine && !theirs) || (!mine && theirs) || (mine && !same_tree(mine, theirs)) ||
+	    (!mine && strcmp(err.msg, want) != 0))
+		abort();
+	json_free(mine);
+	yajl_tree_free(theirs);
+	free(text);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -27,5 +58,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!st && !err.msg[0])
 		abort();
 	oci_state_free(st);
+	json_parse_agrees_with_yajl(data, size);
 	return 0;
 }

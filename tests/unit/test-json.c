@@ -14,44 +14,10 @@
 #include <unistd.h>
 
 #include "oci/json.h"
+#include "tests/unit/json_same.h"
 #include "tests/unit/tap.h"
 
 static struct shim_error err;
-
-/* Node for node: type, text, number flags and values, members in order. */
-static bool same_tree(yajl_val a, yajl_val b)
-{
-	if (!a || !b || a->type != b->type)
-		return false;
-	switch (a->type) {
-	case yajl_t_string:
-		return strcmp(a->u.string, b->u.string) == 0;
-	case yajl_t_number:
-		return strcmp(a->u.number.r, b->u.number.r) == 0 &&
-		       a->u.number.flags == b->u.number.flags &&
-		       a->u.number.i == b->u.number.i &&
-		       (!(a->u.number.flags & YAJL_NUMBER_DOUBLE_VALID) ||
-			a->u.number.d == b->u.number.d || (isnan(a->u.number.d) && isnan(b->u.number.d)));
-	case yajl_t_object:
-		if (a->u.object.len != b->u.object.len ||
-		    (a->u.object.len == 0 && (a->u.object.keys || a->u.object.values)))
-			return false;
-		for (size_t i = 0; i < a->u.object.len; i++)
-			if (strcmp(a->u.object.keys[i], b->u.object.keys[i]) != 0 ||
-			    !same_tree(a->u.object.values[i], b->u.object.values[i]))
-				return false;
-		return true;
-	case yajl_t_array:
-		if (a->u.array.len != b->u.array.len || (a->u.array.len == 0 && a->u.array.values))
-			return false;
-		for (size_t i = 0; i < a->u.array.len; i++)
-			if (!same_tree(a->u.array.values[i], b->u.array.values[i]))
-				return false;
-		return true;
-	default:
-		return true;
-	}
-}
 
 /* Both parsers on text: the same tree, or both refusing with the same
  * first line of yajl's message. */
@@ -98,6 +64,51 @@ TEST(every_kind_of_value_is_the_tree_yajl_builds)
 
 	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
 		CHECK(agree(texts[i]));
+	return 0;
+}
+
+/* json_parse takes common text (an object or array, ASCII, the short
+ * escapes) without yajl, and gives anything else to yajl: on either side
+ * of that line, and on it, the trees and messages are yajl's. */
+TEST(the_way_without_yajl_and_its_edges_agree_with_yajl)
+{
+	static const char *const texts[] = {
+		"{\"a\":\"x\\\\y\\\"z\\/\\b\\f\\n\\r\\t\"}",
+		" \t\r\n{ \"a\" : [ 1 , -2.5e+3 , 0 , -0.0E-0 , 10 ] , \"b\" : { } , \"c\" : [ ] }\n",
+		"[\"\\\"\",\"\\\\\",\"a\\\"\"]", "[true,false,null,[null],{\"t\":true}]",
+		"{\"\xc3\xa9\":1}", "[\"\xc3\xa9\"]", "{\"a\":\"\\u0041\"}", "[\"\x7f\"]",
+		"{\"a\":1 /* c */}", "[1]// c", "[1e5,1E-5,-1e+0,0.5,123.456e7]",
+		"{\"a\":tru}", "{\"a\":nulll}", "[truefalse]", "[1e]", "[-]", "[01]", "[1.e5]",
+		"[.5]", "[+1]", "[1,,2]", "{,}", "{\"a\" 1}", "{\"a\":1", "[", "{\"a\":[1}", "[1}",
+		"{\"a\":\"\x01\"}", "{\"a\":1}x", "[]]", "{\"a\":\"\\q\"}", "{\"a\"}", "[\"a\":1]",
+		"{1:2}", "[\"unterminated]", "[\"a\\", "[1 2]", "{\"a\":1 \"b\":2}", "[-01]", "[1.5.5]",
+		"[1ex]", "[nul]", "[NaN]", "[Infinity]", "[1,2,3,]", "[\"tab\there\"]",
+	};
+
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+		CHECK(agree(texts[i]));
+	return 0;
+}
+
+/* A string with an escape is decoded in a buffer of 4096 bytes: longer
+ * ones go to yajl, and come out the same. */
+TEST(long_strings_with_escapes_agree_with_yajl)
+{
+	static const size_t lengths[] = { 4090, 4095, 4096, 4097, 9000 };
+
+	for (size_t i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+		size_t n = lengths[i];
+		char *text = malloc(n + 16);
+
+		CHECK(text != NULL);
+		memcpy(text, "[\"", 2);
+		memset(text + 2, 'x', n);
+		memcpy(text + 2 + n - 2, "\\n\"]", 5);
+		CHECK(agree(text));
+		memcpy(text + 2, "\\t", 2);
+		CHECK(agree(text));
+		free(text);
+	}
 	return 0;
 }
 
@@ -262,6 +273,8 @@ int main(void)
 {
 	TAP_START();
 	RUN(every_kind_of_value_is_the_tree_yajl_builds);
+	RUN(the_way_without_yajl_and_its_edges_agree_with_yajl);
+	RUN(long_strings_with_escapes_agree_with_yajl);
 	RUN(a_syntax_error_gets_yajl_trees_message);
 	RUN(the_fuzz_corpus_parses_to_yajls_trees);
 	RUN(a_nul_in_a_string_or_a_member_name_is_refused_by_path);
