@@ -255,14 +255,6 @@ static bool has_event(const char *events, const char *line)
 	return false;
 }
 
-static bool is_populated(int dir_fd)
-{
-	char events[512];
-
-	return cgroup_read(dir_fd, "cgroup.events", events, sizeof(events), NULL) == 0 &&
-	       has_event(events, "populated 1");
-}
-
 int cgroup_create(const char *rel, const struct oci_resources *r, struct shim_error *err)
 {
 	char path[PATH_MAX], events[512];
@@ -504,14 +496,15 @@ int cgroup_destroy(const char *rel, struct shim_error *err)
 
 	if (path_format(path, sizeof(path), err, "%s%s", CGROUP_ROOT, rel) < 0)
 		return shim_error_wrap(err, "cgroup");
+	/* empty, and no folder made below it: the common case once the init
+	 * has exited, and nothing could enter it since (no process inside is
+	 * left to fork), removed at once; processes or a folder below it
+	 * (EBUSY) take the whole way */
+	if (rmdir(path) == 0 || errno == ENOENT)
+		return 0;
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : shim_fail_errno(err, "cgroup: open %s", path);
-	/* empty, and no folder made below it: the common case once the init
-	 * has exited, and nothing could enter it since (no process inside is
-	 * left to fork); a folder below it (EBUSY) takes the whole way */
-	if (!is_populated(fd) && rmdir(path) == 0)
-		return 0;
 	/* removed meanwhile (its processes all dead): nothing left to do */
 	if (kill_and_empty(fd, rel, path, err) < 0)
 		return folder_removed(fd) ? 0 : -1;
