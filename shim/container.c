@@ -67,46 +67,48 @@ struct create_ctx {
 	const struct cgroup_v1 *v1;	/* a cgroup v1 host: the container's folders */
 	struct systemd_scope *scope;	/* --systemd-cgroup: its holder goes after the clone */
 	struct oci_state **recorded;	/* the state last written, for the caller */
+	const char *created;	/* state.json's "created": the same in each
+				 * one create writes, "" for none */
 };
 
 /* --- create, in the runtime --- */
 
-static char *now_rfc3339(void)
+/* One clock read a create: each state.json it writes has the same time. */
+static void now_rfc3339(char *date, size_t len)
 {
 	struct timespec ts;
-	char date[48];
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return utc_format(date, sizeof(date), &ts, 9) < 0 ? NULL : strdup(date);
+	if (utc_format(date, len, &ts, 9) < 0)
+		date[0] = '\0';
 }
 
 /* state.json: "creating" with pid 0 before the clone (so that a delete -f
  * after a create killed midway finds the cgroup), "created" with the init's
  * PID and start time once it is ready. stage_state writes and syncs it
  * beside state.json; the rename makes it state.json. */
-static int stage_state(int dir_fd, const struct create_opts *o, const struct bundle *b,
-		       const char *cgroup_rel, pid_t pid, struct oci_state **kept,
+static int stage_state(const struct create_ctx *cc, pid_t pid, struct oci_state **kept,
 		       struct staged_file *out, struct shim_error *err)
 {
+	const struct bundle *b = cc->b;
 	struct oci_state_view st = {
 		.oci_version = b->spec->oci_version,
-		.id = o->id,
+		.id = cc->o->id,
 		.pid = pid,
 		.status = pid ? "created" : "creating",
 		.bundle = b->path,
 		.rootfs = b->rootfs,
+		.created = cc->created[0] ? cc->created : NULL,
 		.owner = "",
 		.annotations = b->spec->annotations,
-		.cgroup_path = cgroup_rel && *cgroup_rel ? cgroup_rel : NULL,
+		.cgroup_path = cc->cgroup_rel[0] ? cc->cgroup_rel : NULL,
 		.has_poststart = hooks_any(&b->spec->hooks, HOOK_POSTSTART),
 		.has_poststop = hooks_any(&b->spec->hooks, HOOK_POSTSTOP),
 	};
-	_cleanup_free_ char *created = now_rfc3339();
 
 	out->tmp[0] = '\0';
-	st.created = created;
 	if ((pid && proc_start_time(pid, &st.init_start_time, err) < 0) ||
-	    store_stage_state(dir_fd, &st, out, err) < 0)
+	    store_stage_state(cc->dir_fd, &st, out, err) < 0)
 		return -1;
 	/* what was written, kept so that create's caller need not read it back */
 	if (kept) {
@@ -120,13 +122,12 @@ static int stage_state(int dir_fd, const struct create_opts *o, const struct bun
 	return 0;
 }
 
-static int record_state(int dir_fd, const struct create_opts *o, const struct bundle *b,
-			const char *cgroup_rel, pid_t pid, struct oci_state **kept,
+static int record_state(const struct create_ctx *cc, pid_t pid, struct oci_state **kept,
 			struct shim_error *err)
 {
 	struct staged_file f;
 
-	if (stage_state(dir_fd, o, b, cgroup_rel, pid, kept, &f, err) < 0)
+	if (stage_state(cc, pid, kept, &f, err) < 0)
 		return -1;
 	return staged_file_commit(&f, err);
 }
@@ -213,8 +214,7 @@ static int after_clone(struct spawn *sp, const struct create_ctx *cc, int *maste
 	/* "created" written and synced while the init sets itself up (on
 	 * another CPU, where there is one): once it is ready, only the rename
 	 * that makes it state.json stands between it and start */
-	if (stage_state(cc->dir_fd, o, b, cc->cgroup_rel, sp->pid, cc->recorded, &created,
-			err) < 0)
+	if (stage_state(cc, sp->pid, cc->recorded, &created, err) < 0)
 		return -1;
 	if (runtime_hooks(sp->runtime_sync, o, b, sp->pid, err) < 0 ||
 	    sync_await_ready(sp->runtime_sync, err) < 0 ||
@@ -339,7 +339,7 @@ static int restore_init(const struct create_ctx *cc, int *pidfd, int *master,
 	if ((cc->rdt_group >= 0 && resctrl_add_task(cc->rdt_group, pid, err) < 0) ||
 	    (unlinkat(cc->dir_fd, STORE_FIFO, 0) < 0 &&
 	     shim_fail_errno(err, "remove %s", STORE_FIFO) < 0) ||
-	    record_state(cc->dir_fd, o, cc->b, cc->cgroup_rel, pid, cc->recorded, err) < 0 ||
+	    record_state(cc, pid, cc->recorded, err) < 0 ||
 	    (o->pid_file && write_file_atomic(o->pid_file, text, err) < 0)) {
 		pidfd_kill_and_reap(*pidfd);
 		*pidfd = -1;
@@ -617,7 +617,7 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 	struct bundle b = { 0 };
 	_cleanup_close_ int dir_fd = -1, lock_fd = -1, cgroup_fd = -1, rdt_group = -1;
 	_cleanup_cgroup_v1_ struct cgroup_v1 v1 = CGROUP_V1_NONE;
-	char cgroup_rel[PATH_MAX] = "";
+	char cgroup_rel[PATH_MAX] = "", created[48];
 	struct create_ctx cc;
 	struct oci_state *recorded = NULL;
 	int pidfd = -1;
@@ -675,14 +675,15 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 		goto fail_remove;
 	/* a second record of the cgroup, apart from state.json: a delete -f
 	 * finds it even when state.json is lost or corrupt */
-	if ((cgroup_rel[0] && write_file_at(dir_fd, STORE_CGROUP, cgroup_rel, err) < 0) ||
-	    write_file_at(dir_fd, STORE_CONFIG, b.text, err) < 0 ||
-	    record_state(dir_fd, o, &b, cgroup_rel, 0, NULL, err) < 0)
-		goto fail_remove;
+	now_rfc3339(created, sizeof(created));
 	cc = (struct create_ctx){ .o = o, .b = &b, .dir_fd = dir_fd, .lock_fd = lock_fd,
 				  .cgroup_fd = cgroup_fd, .cgroup_rel = cgroup_rel,
 				  .rdt_group = rdt_group, .v1 = &v1, .scope = &scope,
-				  .recorded = &recorded };
+				  .recorded = &recorded, .created = created };
+	if ((cgroup_rel[0] && write_file_at(dir_fd, STORE_CGROUP, cgroup_rel, err) < 0) ||
+	    write_file_at(dir_fd, STORE_CONFIG, b.text, err) < 0 ||
+	    record_state(&cc, 0, NULL, err) < 0)
+		goto fail_remove;
 	if ((o->restore ? restore_init(&cc, &pidfd, master_out, err)
 			: spawn_init(&cc, &pidfd, master_out, err)) < 0) {
 		poststop_after_failure(o, &b);
