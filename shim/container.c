@@ -591,7 +591,7 @@ static void load_cgroup_v1(struct container *c)
 }
 
 static int hand_back(struct container *c, const char *id, struct oci_state **recorded,
-		     int *dir_fd, int *cgroup_fd, int *pidfd, struct shim_error *err)
+		     int *dir_fd, int *cgroup_fd, int *pidfd, bool v1_made, struct shim_error *err)
 {
 	memset(c, 0, sizeof(*c));
 	cgroup_v1_init(&c->v1);
@@ -607,7 +607,9 @@ static int hand_back(struct container *c, const char *id, struct oci_state **rec
 	c->pidfd = TAKE_FD(*pidfd);
 	c->status = faccessat(c->dir_fd, STORE_FIFO, F_OK, AT_SYMLINK_NOFOLLOW) == 0
 			    ? STATUS_CREATED : STATUS_RUNNING;
-	load_cgroup_v1(c);
+	/* no folders made, no record to look for */
+	if (v1_made)
+		load_cgroup_v1(c);
 	return 0;
 }
 
@@ -690,7 +692,8 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 		goto fail_remove;
 	}
 	if ((o->pidfd_socket && pidfd_send_to_socket(o->pidfd_socket, pidfd, err) < 0) ||
-	    (out && hand_back(out, o->id, &recorded, &dir_fd, &cgroup_fd, &pidfd, err) < 0)) {
+	    (out && hand_back(out, o->id, &recorded, &dir_fd, &cgroup_fd, &pidfd,
+			      cgroup_v1_is_open(&v1), err) < 0)) {
 		pidfd_kill_and_reap(pidfd);
 		goto fail_remove;
 	}
