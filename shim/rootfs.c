@@ -107,8 +107,11 @@ static int make_missing(int root_fd, int dir, char *buf, size_t len, const char 
 
 /* One walk of buf, /a, /a/b, ..., making each missing part in the folder
  * the walk holds: the fd of the whole, -1 on an error, -2 when a dangling
- * link was met and buf now names its target (walk again). */
-static int walk_making(int root_fd, char *buf, size_t len, bool as_file, struct shim_error *err)
+ * link was met and buf now names its target (walk again). last_missing:
+ * buf as a whole was just found missing, so its last part is not looked
+ * up again. */
+static int walk_making(int root_fd, char *buf, size_t len, bool as_file, bool last_missing,
+		       struct shim_error *err)
 {
 	_cleanup_close_ int dir = -1;	/* the part walked, below the root */
 
@@ -121,7 +124,12 @@ static int walk_making(int root_fd, char *buf, size_t len, bool as_file, struct 
 		if (*p != '/' && !last)
 			continue;
 		*p = '\0';
-		fd = rootfs_open(root_fd, buf, O_PATH, &missing);
+		if (last && last_missing) {
+			fd = -1;
+			missing.errnum = ENOENT;
+		} else {
+			fd = rootfs_open(root_fd, buf, O_PATH, &missing);
+		}
 		if (fd < 0 && missing.errnum == ENOENT) {
 			snprintf(rest, sizeof(rest), "%s%s", saved ? "/" : "", saved ? p + 1 : "");
 			fd = make_missing(root_fd, dir >= 0 ? dir : root_fd, buf, len, rest,
@@ -143,6 +151,7 @@ static int walk_making(int root_fd, char *buf, size_t len, bool as_file, struct 
 
 int rootfs_make_path(int root_fd, const char *path, bool as_file, struct shim_error *err)
 {
+	struct shim_error first = { 0 };
 	char buf[PATH_MAX];
 	int fd;
 
@@ -152,11 +161,12 @@ int rootfs_make_path(int root_fd, const char *path, bool as_file, struct shim_er
 	 * end. Otherwise (missing, or an error the walk will name) the walk;
 	 * a dangling symlink on the way is followed, inside the rootfs, to
 	 * make its target. */
-	fd = rootfs_open(root_fd, buf, O_PATH, NULL);
+	fd = rootfs_open(root_fd, buf, O_PATH, &first);
 	for (int links = 0; fd < 0; links++) {
 		if (links > ROOTFS_MAX_LINKS)
 			return shim_fail(err, ELOOP, "%s: too many links", path);
-		fd = walk_making(root_fd, buf, sizeof(buf), as_file, err);
+		fd = walk_making(root_fd, buf, sizeof(buf), as_file,
+				 links == 0 && first.errnum == ENOENT, err);
 		if (fd == -1)
 			return -1;
 	}
