@@ -467,6 +467,17 @@ stop_runtime() {
 	assert_runtime_unwritable "$before"
 }
 
+@test "the runtime's code mapped again keeps each segment's protection" {
+	local inode
+	inode=$(stat -c %i "$(readlink -f "$SHIM_BIN")")
+	start_foreground_runtime
+	# as the kernel mapped them at exec: headers, code, read-only data
+	# (the written data is an anonymous copy now)
+	run awk -v inode="$inode" '$5 == inode { printf "%s ", $2 }' "/proc/$RPID/maps"
+	assert_output "r--p r-xp r--p "
+	stop_runtime
+}
+
 @test "where the runtime may not set its exe, it re-executes through the read-only bind" {
 	local before
 	before=$(sha256sum < "$SHIM_BIN")
