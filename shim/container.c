@@ -675,13 +675,13 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 	if (make_cgroup_v1(o, b.spec, dir_fd, &v1, err) < 0 ||
 	    make_rdt_group(o, b.spec, dir_fd, &rdt_group, &rdt_made, err) < 0)
 		goto fail_remove;
-	/* a second record of the cgroup, apart from state.json: a delete -f
-	 * finds it even when state.json is lost or corrupt */
 	now_rfc3339(created, sizeof(created));
 	cc = (struct create_ctx){ .o = o, .b = &b, .dir_fd = dir_fd, .lock_fd = lock_fd,
 				  .cgroup_fd = cgroup_fd, .cgroup_rel = cgroup_rel,
 				  .rdt_group = rdt_group, .v1 = &v1, .scope = &scope,
 				  .recorded = &recorded, .created = created };
+	/* a second record of the cgroup, apart from state.json: a delete -f
+	 * finds it even when state.json is lost or corrupt */
 	if ((cgroup_rel[0] && write_file_at(dir_fd, STORE_CGROUP, cgroup_rel, err) < 0) ||
 	    write_file_at(dir_fd, STORE_CONFIG, b.text, err) < 0 ||
 	    record_state(&cc, 0, NULL, err) < 0)
