@@ -556,12 +556,19 @@ static bool fast_parse(struct builder *b, const char *p, const char *end)
 	return false;
 }
 
-static void builder_release(struct builder *b)
+/* The walk's stacks go; the tree too unless it is whole (ok). The root
+ * is the first value begun, so the first thing in the arena: json_free
+ * finds the arena from it. */
+static yajl_val builder_done(struct builder *b, bool ok)
 {
+	yajl_val root = ok ? b->root : NULL;
+
 	free(b->frames);
 	free(b->members);
-	arena_free(b->first);
+	if (!ok)
+		arena_free(b->first);
 	*b = (struct builder){ 0 };
+	return root;
 }
 
 /* yajl's message for a syntax error; its first line. */
@@ -587,12 +594,9 @@ yajl_val json_parse(const char *json, size_t len, const char *what, struct shim_
 		shim_fail(err, 0, "the %s holds a NUL byte", what);
 		return NULL;
 	}
-	if (fast_parse(&b, json, json + len)) {
-		free(b.frames);
-		free(b.members);
-		return b.root;
-	}
-	builder_release(&b);
+	if (fast_parse(&b, json, json + len))
+		return builder_done(&b, true);
+	builder_done(&b, false);
 	h = yajl_alloc(&callbacks, NULL, &b);
 	if (!h) {
 		shim_fail(err, ENOMEM, "%s", what);
@@ -610,13 +614,5 @@ yajl_val json_parse(const char *json, size_t len, const char *what, struct shim_
 	else if (st != yajl_status_ok)
 		syntax_error(h, json, len, err);
 	yajl_free(h);
-	free(b.frames);
-	free(b.members);
-	if (st != yajl_status_ok) {
-		arena_free(b.first);
-		return NULL;
-	}
-	/* the root is the first value begun, so the first thing in the
-	 * arena: json_free finds the arena from it */
-	return b.root;
+	return builder_done(&b, st == yajl_status_ok);
 }
