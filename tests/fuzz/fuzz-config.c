@@ -21,7 +21,7 @@
 static void json_parse_agrees_with_yajl(const uint8_t *data, size_t size)
 {
 	struct shim_error err = { 0 };
-	char errbuf[1024] = "", want[1100];
+	char want[1100];
 	yajl_val mine, theirs;
 	char *text;
 
@@ -33,9 +33,7 @@ static void json_parse_agrees_with_yajl(const uint8_t *data, size_t size)
 		free(text);
 		return;
 	}
-	theirs = yajl_tree_parse(text, errbuf, sizeof(errbuf));
-	errbuf[strcspn(errbuf, "\n")] = '\0';
-	snprintf(want, sizeof(want), "invalid JSON: %s", errbuf[0] ? errbuf : "parse error");
+	theirs = yajl_tree_and_message(text, want, sizeof(want));
 	if ((mine && !theirs) || (!mine && theirs) || (mine && !same_tree(mine, theirs)) ||
 	    (!mine && strcmp(err.msg, want) != 0))
 		abort();

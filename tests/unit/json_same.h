@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <yajl/yajl_tree.h>
 
@@ -44,6 +45,18 @@ static inline bool same_tree(yajl_val a, yajl_val b)
 	default:
 		return true;
 	}
+}
+
+/* yajl_tree_parse's tree of text, and in want the message json_parse
+ * gives where it refuses text: "invalid JSON: " and yajl's first line. */
+static inline yajl_val yajl_tree_and_message(const char *text, char *want, size_t len)
+{
+	char errbuf[1024] = "";
+	yajl_val v = yajl_tree_parse(text, errbuf, sizeof(errbuf));
+
+	errbuf[strcspn(errbuf, "\n")] = '\0';
+	snprintf(want, len, "invalid JSON: %s", errbuf[0] ? errbuf : "parse error");
+	return v;
 }
 
 #endif

@@ -23,16 +23,14 @@ static struct shim_error err;
  * first line of yajl's message. */
 static bool agree(const char *text)
 {
-	char errbuf[1024] = "", want[1100];
+	char want[1100];
 	yajl_val mine, theirs;
 	bool same;
 
 	memset(&err, 0, sizeof(err));
 	mine = json_parse(text, strlen(text), "test", &err);
-	theirs = yajl_tree_parse(text, errbuf, sizeof(errbuf));
+	theirs = yajl_tree_and_message(text, want, sizeof(want));
 	if (!mine || !theirs) {
-		errbuf[strcspn(errbuf, "\n")] = '\0';
-		snprintf(want, sizeof(want), "invalid JSON: %s", errbuf[0] ? errbuf : "parse error");
 		same = !mine && !theirs && strcmp(err.msg, want) == 0;
 		if (!same)
 			printf("# %s: mine \"%s\", yajl's \"%s\"\n", text, mine ? "(a tree)" : err.msg,
