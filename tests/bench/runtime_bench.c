@@ -19,6 +19,9 @@
  * start alone (for shim, its protected re-exec, shim/selfexe.h, happens
  * before the id is read). A run that succeeds counts as failed.
  *
+ * A run that fails has what it wrote to stderr printed on ours (stdio is
+ * /dev/null otherwise), so that a rare failure can be told apart.
+ *
  * Output, a line a runtime: "NAME median_us=N mean_us=N min_us=N max_us=N
  * maxrss_kb=N runs=N failed=N", NAME being RUNTIME's basename.
  */
@@ -27,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -47,6 +51,9 @@ static int cmp_ll(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Each run's stderr, emptied before it: -1 without memfds (to /dev/null). */
+static int run_stderr = -1;
+
 /* One run; its wall time in *us and peak RSS in *rss_kb; the exit status. */
 static int one_run(char **argv, long long *us, long *rss_kb)
 {
@@ -60,7 +67,7 @@ static int one_run(char **argv, long long *us, long *rss_kb)
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDWR);
 
-		dup2(null, 0), dup2(null, 1), dup2(null, 2);
+		dup2(null, 0), dup2(null, 1), dup2(run_stderr >= 0 ? run_stderr : null, 2);
 		execv(argv[0], argv);
 		_exit(127);
 	}
@@ -88,6 +95,16 @@ static int is_floor(const char *path)
 
 static int refused_at_id;	/* -i */
 
+static void show_failure(const struct runtime *r, int i, int status)
+{
+	char text[4096];
+	ssize_t n = run_stderr < 0 ? 0 : pread(run_stderr, text, sizeof(text) - 1, 0);
+
+	text[n > 0 ? n : 0] = '\0';
+	fprintf(stderr, "runtime_bench: %s: run %d failed (status %d)%s%s", r->path, i, status,
+		n > 0 ? ", its stderr:\n" : "\n", text);
+}
+
 /* Run i of runtime k, timed into r. */
 static void time_run(struct runtime *r, int k, int i, char *root, char *bundle, char *rootfs)
 {
@@ -99,9 +116,13 @@ static void time_run(struct runtime *r, int k, int i, char *root, char *bundle, 
 	int status;
 
 	snprintf(id, sizeof(id), "bench-%d-%d", k, i);
+	if (run_stderr >= 0 && (ftruncate(run_stderr, 0) < 0 || lseek(run_stderr, 0, SEEK_SET) < 0))
+		run_stderr = -1;
 	status = one_run(refused_at_id ? refused : is_floor(r->path) ? floor_cmd : cmd, &r->t[i], &rss);
-	if (refused_at_id ? status <= 0 || status >= 126 : status != 0)
+	if (refused_at_id ? status <= 0 || status >= 126 : status != 0) {
 		r->failed++;
+		show_failure(r, i, status);
+	}
 	r->sum += r->t[i];
 	if (rss > r->maxrss)
 		r->maxrss = rss;
@@ -142,6 +163,7 @@ int main(int argc, char **argv)
 		if (!(rt[k].t = calloc((size_t)runs, sizeof(long long))))
 			return 1;
 	}
+	run_stderr = memfd_create("run-stderr", MFD_CLOEXEC);
 	/* Interleaved by turns, so that a slow spell of the machine hits all
 	 * alike. */
 	snprintf(rootfs, sizeof(rootfs), "%s/rootfs", argv[2]);
