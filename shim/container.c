@@ -579,9 +579,6 @@ static void poststop_after_failure(const struct create_opts *o, const struct bun
 		hooks_run_warn(&b->spec->hooks, HOOK_POSTSTOP, state);
 }
 
-/* What create made, as container_load would find it, from what create
- * holds: the state folder, the cgroup, the init's pidfd (no PID looked up
- * again), and state.json as just written. */
 /* A cgroup v1 host: the folders ROOT/ID/cgroup-v1 names, if any. */
 static void load_cgroup_v1(struct container *c)
 {
@@ -590,13 +587,27 @@ static void load_cgroup_v1(struct container *c)
 	cgroup_v1_open_recorded(c->dir_fd, &c->v1, &none);
 }
 
-static int hand_back(struct container *c, const char *id, struct oci_state **recorded,
-		     int *dir_fd, int *cgroup_fd, int *pidfd, bool v1_made, struct shim_error *err)
+/* The optional records create wrote (RECORD_*), for its hand_back. */
+static unsigned records_made(const struct create_ctx *cc)
+{
+	const struct oci_spec *s = cc->b->spec;
+
+	return (s->n_net_devices ? RECORD_NETNS : 0) |
+	       (cgroup_v1_is_open(cc->v1) ? RECORD_CGROUP_V1 : 0) |
+	       (cc->scope->unit[0] ? RECORD_SYSTEMD_UNIT : 0) |
+	       (s->intel_rdt.present && !s->intel_rdt.clos_id ? RECORD_RESCTRL : 0);
+}
+
+/* What create made, as container_load would find it, from what create
+ * holds: the state folder, the cgroup, the init's pidfd (no PID looked up
+ * again), and state.json as just written. */
+static int hand_back(struct container *c, const struct create_ctx *cc, int *dir_fd,
+		     int *cgroup_fd, int *pidfd, struct shim_error *err)
 {
 	memset(c, 0, sizeof(*c));
 	cgroup_v1_init(&c->v1);
-	c->state = *recorded ? *recorded : store_read_state(*dir_fd, id, err);
-	*recorded = NULL;
+	c->state = *cc->recorded ? *cc->recorded : store_read_state(*dir_fd, cc->o->id, err);
+	*cc->recorded = NULL;
 	if (!c->state) {
 		c->dir_fd = c->cgroup_fd = c->pidfd = -1;
 		return -1;
@@ -605,10 +616,11 @@ static int hand_back(struct container *c, const char *id, struct oci_state **rec
 	c->dir_fd = TAKE_FD(*dir_fd);
 	c->cgroup_fd = TAKE_FD(*cgroup_fd);
 	c->pidfd = TAKE_FD(*pidfd);
-	c->status = faccessat(c->dir_fd, STORE_FIFO, F_OK, AT_SYMLINK_NOFOLLOW) == 0
-			    ? STATUS_CREATED : STATUS_RUNNING;
+	/* a restored init runs on (its exec.fifo is gone); a new one waits */
+	c->status = cc->o->restore ? STATUS_RUNNING : STATUS_CREATED;
+	c->records = records_made(cc);
 	/* no folders made, no record to look for */
-	if (v1_made)
+	if (c->records & RECORD_CGROUP_V1)
 		load_cgroup_v1(c);
 	return 0;
 }
@@ -692,8 +704,7 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 		goto fail_remove;
 	}
 	if ((o->pidfd_socket && pidfd_send_to_socket(o->pidfd_socket, pidfd, err) < 0) ||
-	    (out && hand_back(out, o->id, &recorded, &dir_fd, &cgroup_fd, &pidfd,
-			      cgroup_v1_is_open(&v1), err) < 0)) {
+	    (out && hand_back(out, &cc, &dir_fd, &cgroup_fd, &pidfd, err) < 0)) {
 		pidfd_kill_and_reap(pidfd);
 		goto fail_remove;
 	}
@@ -740,6 +751,7 @@ int container_load(const char *root, const char *id, struct container *c, struct
 	memset(c, 0, sizeof(*c));
 	c->pidfd = -1;
 	c->cgroup_fd = -1;
+	c->records = RECORDS_ANY;
 	cgroup_v1_init(&c->v1);
 	c->dir_fd = store_open(root, id, err);
 	if (c->dir_fd < 0)
@@ -997,16 +1009,20 @@ int container_delete(const char *root, struct container *c, bool force, struct s
 			return r < 0 ? -1 : shim_fail(err, ETIMEDOUT, "container %s: init did not exit after SIGKILL", c->id);
 	}
 	log_debug("delete %s: the init is gone; removing its cgroup and state", c->id);
-	give_back_net_devices(c->dir_fd, c->id);
+	if (c->records & RECORD_NETNS)
+		give_back_net_devices(c->dir_fd, c->id);
 	/* what is left in the folder (processes that joined it) dies with it */
 	if (c->state->cgroup_path && cgroup_destroy(c->state->cgroup_path, err) < 0)
 		return shim_error_wrap(err, "container %s", c->id);
-	remove_cgroup_v1(c->dir_fd, c->id);
-	stop_systemd_unit(c->dir_fd, c->id);
-	remove_rdt_group(c->dir_fd, c->id);
+	if (c->records & RECORD_CGROUP_V1)
+		remove_cgroup_v1(c->dir_fd, c->id);
+	if (c->records & RECORD_SYSTEMD_UNIT)
+		stop_systemd_unit(c->dir_fd, c->id);
+	if (c->records & RECORD_RESCTRL)
+		remove_rdt_group(c->dir_fd, c->id);
 	/* the poststop hooks' config, read before its folder goes */
 	hooks = c->state->has_poststop && load_for_hooks(c, HOOK_POSTSTOP, &b);
-	if (store_remove(root, c->id, err) < 0) {
+	if (store_remove_open(root, c->id, c->dir_fd, err) < 0) {
 		bundle_release(&b);
 		return -1;
 	}

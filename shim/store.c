@@ -305,6 +305,19 @@ int store_remove(const char *root, const char *id, struct shim_error *err)
 	return 0;
 }
 
+int store_remove_open(const char *root, const char *id, int dir_fd, struct shim_error *err)
+{
+	_cleanup_close_ int root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (root_fd < 0)
+		return shim_fail_errno(err, "--root %s", root);
+	if (empty_dir_at(dir_fd, ".", err) < 0)
+		return shim_error_wrap(err, "%s/%s", root, id);
+	if (unlinkat(root_fd, id, AT_REMOVEDIR) < 0 && errno != ENOENT)
+		return shim_fail_errno(err, "rmdir %s/%s", root, id);
+	return 0;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

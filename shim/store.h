@@ -54,6 +54,9 @@ struct oci_state *store_read_state(int dir_fd, const char *id, struct shim_error
 
 /* Remove ROOT/ID and what it holds. */
 int store_remove(const char *root, const char *id, struct shim_error *err);
+/* The same for the folder the caller holds open (dir_fd, from
+ * store_create or store_open): it is emptied through dir_fd. */
+int store_remove_open(const char *root, const char *id, int dir_fd, struct shim_error *err);
 
 /* Who owns the folder (dir_fd: ROOT/ID), as runc's list names them: the
  * host's /etc/passwd name of its uid, else "#UID". */
