@@ -150,13 +150,26 @@ static bool has_word(const char *list, const char *word)
 	return false;
 }
 
-/* "+cpu +memory ..." for what the folder offers but does not yet pass on. */
+/* Does list hold every wanted controller? */
+static bool has_all_wanted(const char *list)
+{
+	for (size_t i = 0; i < sizeof(wanted_controllers) / sizeof(wanted_controllers[0]); i++)
+		if (!has_word(list, wanted_controllers[i]))
+			return false;
+	return true;
+}
+
+/* "+cpu +memory ..." for what the folder offers but does not yet pass on
+ * (what it offers is not read when it passes on all of them already). */
 static int enable_controllers(int dir_fd, const char *where, struct shim_error *err)
 {
 	char offered[512], enabled[512], want[512] = "";
 
-	if (cgroup_read(dir_fd, "cgroup.controllers", offered, sizeof(offered), err) < 0 ||
-	    cgroup_read(dir_fd, "cgroup.subtree_control", enabled, sizeof(enabled), err) < 0)
+	if (cgroup_read(dir_fd, "cgroup.subtree_control", enabled, sizeof(enabled), err) < 0)
+		return shim_error_wrap(err, "%s", where);
+	if (has_all_wanted(enabled))
+		return 0;
+	if (cgroup_read(dir_fd, "cgroup.controllers", offered, sizeof(offered), err) < 0)
 		return shim_error_wrap(err, "%s", where);
 	for (size_t i = 0; i < sizeof(wanted_controllers) / sizeof(wanted_controllers[0]); i++) {
 		const char *c = wanted_controllers[i];
