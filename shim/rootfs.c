@@ -26,36 +26,37 @@
 
 #define ROOTFS_MAX_LINKS 40	/* as the kernel: MAXSYMLINKS */
 
+int rootfs_lookup(int root_fd, const char *path, int flags)
+{
+	return openat2_retry(root_fd, path, flags, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+}
+
 int rootfs_open(int root_fd, const char *path, int flags, struct shim_error *err)
 {
-	int fd = openat2_retry(root_fd, path, flags, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+	int fd = rootfs_lookup(root_fd, path, flags);
 
 	if (fd < 0)
 		return shim_fail_errno(err, "open %s in the rootfs", path);
 	return fd;
 }
 
-/* One missing component: create name in dir (the folder the walk holds),
- * then open full, the path it has in the rootfs. */
-static int make_one(int root_fd, int dir, const char *name, const char *full, bool as_file,
-		    struct shim_error *err)
+/* Create name in dir (the folder the walk holds): 0, or -1 with errno
+ * (EEXIST or ELOOP: something is there, a dangling link perhaps). */
+static int create_entry(int dir, const char *name, bool as_file)
 {
-	int r;
-
 	if (as_file) {
-		/* openat(O_CREAT) needs a real folder fd; the walk's is O_PATH */
+		/* openat(O_CREAT) needs a real folder fd; the walk's is O_PATH.
+		 * O_NOFOLLOW: a link there fails with ELOOP, never followed */
 		_cleanup_close_ int real = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		int f = real < 0 ? -1 : openat(real, name, O_CREAT | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
 					       0644);
 
-		r = f < 0 && errno != EEXIST ? -1 : 0;
+		if (f < 0)
+			return -1;
 		safe_close(f);
-	} else {
-		r = mkdirat(dir, name, 0755) < 0 && errno != EEXIST ? -1 : 0;
+		return 0;
 	}
-	if (r < 0)
-		return shim_fail_errno(err, "creating %s in the rootfs", full);
-	return rootfs_open(root_fd, full, O_PATH, err);
+	return mkdirat(dir, name, 0755);
 }
 
 /* A path met while walking: parent/name, with rest still to walk. */
@@ -88,21 +89,29 @@ static int follow_dangling(int dir, const struct walk_at *w, char *buf, size_t l
 	return 1;
 }
 
-/* The part of the walk that is missing: a dangling link followed (1, buf
- * rewritten), or the part made and opened (its fd). dir holds its parent. */
-static int make_missing(int root_fd, int dir, char *buf, size_t len, const char *rest,
+/* The part of the walk that is missing (buf, whose rest, after its end,
+ * is rest_after, or NULL at the walk's end): made and opened (its fd), or
+ * a dangling link there followed (-2, buf rewritten). dir holds its
+ * parent. Made first: a link there is looked at only when that fails. */
+static int make_missing(int root_fd, int dir, char *buf, size_t len, const char *rest_after,
 			bool as_file, struct shim_error *err)
 {
 	char *slash = strrchr(buf, '/');
-	char parent[PATH_MAX];
+	char parent[PATH_MAX], rest[PATH_MAX];
 	int r;
 
-	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - buf), buf);
-	r = follow_dangling(dir, &(struct walk_at){ parent[0] ? parent : "/", slash + 1, rest },
-			    buf, len, err);
-	if (r != 0)
-		return r < 0 ? -1 : -2;
-	return make_one(root_fd, dir, slash + 1, buf, as_file, err);
+	if (create_entry(dir, slash + 1, as_file) < 0) {
+		if (errno != EEXIST && errno != ELOOP)
+			return shim_fail_errno(err, "creating %s in the rootfs", buf);
+		snprintf(parent, sizeof(parent), "%.*s", (int)(slash - buf), buf);
+		snprintf(rest, sizeof(rest), "%s%s", rest_after ? "/" : "", rest_after ?: "");
+		r = follow_dangling(dir, &(struct walk_at){ parent[0] ? parent : "/", slash + 1,
+							   rest }, buf, len, err);
+		if (r != 0)
+			return r < 0 ? -1 : -2;
+		/* not a link: made by someone else meanwhile */
+	}
+	return rootfs_open(root_fd, buf, O_PATH, err);
 }
 
 /* One walk of buf, /a, /a/b, ..., making each missing part in the folder
@@ -117,8 +126,7 @@ static int walk_making(int root_fd, char *buf, size_t len, bool as_file, bool la
 
 	for (char *p = buf + 1;; p++) {
 		bool last = *p == '\0';
-		char saved = *p, rest[PATH_MAX];
-		struct shim_error missing = { 0 };
+		char saved = *p;
 		int fd;
 
 		if (*p != '/' && !last)
@@ -126,14 +134,13 @@ static int walk_making(int root_fd, char *buf, size_t len, bool as_file, bool la
 		*p = '\0';
 		if (last && last_missing) {
 			fd = -1;
-			missing.errnum = ENOENT;
+			errno = ENOENT;
 		} else {
-			fd = rootfs_open(root_fd, buf, O_PATH, &missing);
+			fd = rootfs_lookup(root_fd, buf, O_PATH);
 		}
-		if (fd < 0 && missing.errnum == ENOENT) {
-			snprintf(rest, sizeof(rest), "%s%s", saved ? "/" : "", saved ? p + 1 : "");
-			fd = make_missing(root_fd, dir >= 0 ? dir : root_fd, buf, len, rest,
-					  as_file && last, err);
+		if (fd < 0 && errno == ENOENT) {
+			fd = make_missing(root_fd, dir >= 0 ? dir : root_fd, buf, len,
+					  saved ? p + 1 : NULL, as_file && last, err);
 			if (fd == -2)
 				return -2;
 		} else if (fd < 0) {
@@ -151,8 +158,8 @@ static int walk_making(int root_fd, char *buf, size_t len, bool as_file, bool la
 
 int rootfs_make_path(int root_fd, const char *path, bool as_file, struct shim_error *err)
 {
-	struct shim_error first = { 0 };
 	char buf[PATH_MAX];
+	bool missing;
 	int fd;
 
 	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
@@ -161,12 +168,12 @@ int rootfs_make_path(int root_fd, const char *path, bool as_file, struct shim_er
 	 * end. Otherwise (missing, or an error the walk will name) the walk;
 	 * a dangling symlink on the way is followed, inside the rootfs, to
 	 * make its target. */
-	fd = rootfs_open(root_fd, buf, O_PATH, &first);
+	fd = rootfs_lookup(root_fd, buf, O_PATH);
+	missing = fd < 0 && errno == ENOENT;
 	for (int links = 0; fd < 0; links++) {
 		if (links > ROOTFS_MAX_LINKS)
 			return shim_fail(err, ELOOP, "%s: too many links", path);
-		fd = walk_making(root_fd, buf, sizeof(buf), as_file,
-				 links == 0 && first.errnum == ENOENT, err);
+		fd = walk_making(root_fd, buf, sizeof(buf), as_file, links == 0 && missing, err);
 		if (fd == -1)
 			return -1;
 	}
