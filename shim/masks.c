@@ -29,6 +29,15 @@ static const char *below(const char *destination, const char *clean)
 	return clean + n + (clean[n] == '/');
 }
 
+/* A listed path that does not exist: nothing to do, so no message is
+ * formatted for it (most of the default lists are missing somewhere). */
+static int not_there(struct shim_error *err)
+{
+	err->errnum = ENOENT;
+	strcpy(err->msg, "does not exist");
+	return -1;
+}
+
 /* An O_PATH fd of path (shim/masks.h says from where), or -1 (errnum
  * ENOENT when it does not exist). */
 static int open_listed(int root, const struct oci_spec *spec, const struct rootfs_anchors *a,
@@ -48,18 +57,27 @@ static int open_listed(int root, const struct oci_spec *spec, const struct rootf
 			break;
 		fd = openat2_retry(a->fd[i], *rest ? rest : ".", O_PATH,
 				   RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
+		if (fd < 0 && errno == ENOENT)
+			return not_there(err);
 		if (fd < 0)
 			return shim_fail_errno(err, "open %s beneath the mount of mounts[%zu]",
 					       *rest ? rest : ".", i);
 		return fd;
 	}
-	return rootfs_open(root, path, O_PATH, err);
+	fd = rootfs_lookup(root, path, O_PATH);
+	if (fd < 0 && errno == ENOENT)
+		return not_there(err);
+	if (fd < 0)
+		return shim_fail_errno(err, "open %s in the rootfs", path);
+	return fd;
 }
 
 /* What masked paths are covered with, made at the first one that needs
- * it and cloned for each: the container's /dev/null (checked) for files;
- * for folders one empty read-only tmpfs, shared as runc shares it
- * (attached at the first folder: a detached mount cannot be cloned). */
+ * it and cloned for each: the container's /dev/null (checked) for files,
+ * bound read-only at the first file and cloned from there (a clone keeps
+ * the read-only flag); for folders one empty read-only tmpfs, shared as
+ * runc shares it (attached at the first folder: a detached mount cannot
+ * be cloned). */
 struct masks {
 	int null, tmpfs;
 	const char *label;
@@ -80,14 +98,21 @@ static int mask_folder(int target, struct masks *m, struct shim_error *err)
 
 static int mask_file(int root, int target, struct masks *m, struct shim_error *err)
 {
-	_cleanup_close_ int mnt = -1;
+	_cleanup_close_ int null = -1, mnt = -1;
 
-	if (m->null < 0 && (m->null = rootfs_open_null(root, O_PATH, err)) < 0)
+	if (m->null >= 0) {
+		mnt = mount_clone_tree(m->null, "", false, err);
+		return mnt < 0 ? -1 : mount_attach(mnt, target, "", err);
+	}
+	null = rootfs_open_null(root, O_PATH, err);
+	if (null < 0)
 		return shim_error_wrap(err, "refusing to bind it over the path");
-	mnt = mount_clone_tree(m->null, "", false, err);
-	if (mnt < 0 || mount_set_attrs(mnt, "", MOUNT_ATTR_RDONLY, 0, false, err) < 0)
+	mnt = mount_clone_tree(null, "", false, err);
+	if (mnt < 0 || mount_set_attrs(mnt, "", MOUNT_ATTR_RDONLY, 0, false, err) < 0 ||
+	    mount_attach(mnt, target, "", err) < 0)
 		return -1;
-	return mount_attach(mnt, target, "", err);
+	m->null = TAKE_FD(mnt);	/* attached: the next files clone it */
+	return 0;
 }
 
 static int mask_path(int root, int target, struct masks *m, struct shim_error *err)
