@@ -266,6 +266,18 @@ ro"
 	[ ! -e /real ] && [ ! -e /rel ]
 }
 
+@test "a file bind onto a dangling symlink makes its target a file inside the rootfs" {
+	echo content > "$BATS_TEST_TMPDIR/source"
+	ln -s /real/file "$BUNDLE/rootfs/linked"
+	update_config --arg s "$BATS_TEST_TMPDIR/source" \
+		'.mounts += [{"destination": "/linked", "type": "bind", "source": $s, "options": ["bind"]}] |
+		.process.args = ["cat", "/real/file"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output "content"
+	[ -f "$BUNDLE/rootfs/real/file" ] && [ -L "$BUNDLE/rootfs/linked" ] && [ ! -e /real ]
+}
+
 # tmpfs_at DIR OPTIONS-JSON ARGS...: a tmpfs on DIR with those options, running ARGS.
 tmpfs_at() {
 	local args a
