@@ -859,8 +859,8 @@ static void post_hooks(const struct container *c, enum oci_hook_kind kind, const
 int container_start(struct container *c, struct shim_error *err)
 {
 	_cleanup_close_ int fifo = -1;
-	struct pollfd p[2];
-	char byte;
+	unsigned events[2];
+	int taken;
 
 	if (c->status == STATUS_STOPPED)
 		return shim_fail(err, 0, "cannot start a container that has stopped");
@@ -873,32 +873,15 @@ int container_start(struct container *c, struct shim_error *err)
 	fifo = openat(c->dir_fd, STORE_FIFO, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
 	if (fifo < 0)
 		return shim_fail_errno(err, "start: open exec.fifo");
-	p[0] = (struct pollfd){ .fd = fifo, .events = POLLIN };
-	p[1] = (struct pollfd){ .fd = c->pidfd, .events = POLLIN };
-	for (;;) {
-		if (poll(p, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			return shim_fail_errno(err, "start: poll");
-		}
-		if ((p[0].revents & POLLIN) || (p[1].revents & POLLIN))
-			break;
-		/* Hang-up without data: the init's open for writing came and
-		 * went (a signal interrupted it; it restarts). The hang-up
-		 * stays until it is back, so wait on the init a little. */
-		p[1].revents = 0;
-		if (poll(&p[1], 1, 10) < 0 && errno != EINTR)
-			return shim_fail_errno(err, "start: poll");
-		if (p[1].revents & POLLIN)
-			break;
-	}
-	if (!(p[0].revents & POLLIN) || read(fifo, &byte, 1) != 1) {
+	taken = sync_fifo_take(fifo, c->pidfd, events, err);
+	if (taken < 0)
+		return -1;
+	if (taken == 0) {
 		char how[96];
 
 		pidfd_describe_exit(c->pidfd, how, sizeof(how));
 		return shim_fail(err, 0, "container \"%s\": the init exited before start (%s; "
-				 "exec.fifo events 0x%x, init 0x%x)", c->id, how,
-				 (unsigned)p[0].revents, (unsigned)p[1].revents);
+				 "exec.fifo events 0x%x, init 0x%x)", c->id, how, events[0], events[1]);
 	}
 	if (unlinkat(c->dir_fd, STORE_FIFO, 0) < 0)
 		return shim_fail_errno(err, "start: remove exec.fifo");

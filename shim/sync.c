@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -139,4 +140,48 @@ int sync_fifo_await_reader(int fd_dir, int fifo, struct shim_error *err)
 	if (write(out, "0", 1) != 1)
 		return shim_fail_errno(err, "write");
 	return 0;
+}
+
+/* Poll fifo and the init once, waiting at most timeout_ms (-1: for ever). */
+static int poll_both(struct pollfd p[2], int timeout_ms, struct shim_error *err)
+{
+	while (poll(p, 2, timeout_ms) < 0)
+		if (errno != EINTR)
+			return shim_fail_errno(err, "start: poll");
+	return 0;
+}
+
+int sync_fifo_take(int fifo, int pidfd, unsigned events[2], struct shim_error *err)
+{
+	struct pollfd p[2] = { { .fd = fifo, .events = POLLIN }, { .fd = pidfd, .events = POLLIN } };
+	char byte;
+
+	for (;;) {
+		if (poll_both(p, -1, err) < 0)
+			return -1;
+		if (p[0].revents & POLLIN)
+			break;
+		if (p[1].revents & POLLIN) {
+			/* the init exited: what it wrote before is there now,
+			 * whatever the fifo said a moment earlier */
+			if (poll_both(p, 0, err) < 0)
+				return -1;
+			break;
+		}
+		/* Hang-up without data: the init's open for writing came and
+		 * went (a signal interrupted it; it restarts). The hang-up
+		 * stays until it is back, so wait on the init a little, then
+		 * look at both again. */
+		if (poll(&p[1], 1, 10) < 0 && errno != EINTR)
+			return shim_fail_errno(err, "start: poll");
+	}
+	if (events) {
+		events[0] = (unsigned)p[0].revents;
+		events[1] = (unsigned)p[1].revents;
+	}
+	if (!(p[0].revents & POLLIN))
+		return 0;
+	if (read(fifo, &byte, 1) != 1)
+		return shim_fail_errno(err, "start: read exec.fifo");
+	return 1;
 }

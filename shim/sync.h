@@ -72,4 +72,10 @@ int sync_await_ready(int fd, struct shim_error *err);
  * /proc), which blocks until a reader comes; then one byte is written. */
 int sync_fifo_await_reader(int fd_dir, int fifo, struct shim_error *err);
 
+/* `start`'s side: read the init's byte from fifo (open for reading,
+ * O_NONBLOCK), waiting for it or for the init's exit (pidfd). 1 when it
+ * was read; 0 when the init exited without writing it (events, if not
+ * NULL, gets the fifo's and the init's last poll events); -1 with err. */
+int sync_fifo_take(int fifo, int pidfd, unsigned events[2], struct shim_error *err);
+
 #endif
