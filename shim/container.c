@@ -859,7 +859,7 @@ static void post_hooks(const struct container *c, enum oci_hook_kind kind, const
 int container_start(struct container *c, struct shim_error *err)
 {
 	_cleanup_close_ int fifo = -1;
-	unsigned events[2];
+	unsigned events[2] = { 0, 0 };
 	int taken;
 
 	if (c->status == STATUS_STOPPED)

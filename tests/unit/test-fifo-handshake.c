@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* shim/sync.c: start's side of the exec.fifo handshake (sync_fifo_take),
  * against a child playing the init's part. */
+#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -40,7 +41,9 @@ static void play_init(enum init_part part)
 	_exit(0);
 }
 
-/* sync_fifo_take's result against a child playing part; events filled. */
+/* sync_fifo_take's result against a child playing part; events filled.
+ * NO_PIDFD where pidfd_open is missing (valgrind knows no pidfd_open). */
+#define NO_PIDFD (-3)
 static int take_from(enum init_part part, unsigned events[2])
 {
 	struct shim_error err = { 0 };
@@ -51,14 +54,19 @@ static int take_from(enum init_part part, unsigned events[2])
 	unlink(fifo_path);
 	if (mkfifo(fifo_path, 0600) < 0)
 		return -2;
+	fflush(stdout);
 	pid = fork();
 	if (pid == 0)
 		play_init(part);
 	pidfd = sys_pidfd_open(pid, 0);
+	r = pidfd < 0 && errno == ENOSYS ? NO_PIDFD : -2;
 	fifo = open(fifo_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	r = pidfd < 0 || fifo < 0 ? -2 : sync_fifo_take(fifo, pidfd, events, &err);
+	if (pidfd >= 0 && fifo >= 0)
+		r = sync_fifo_take(fifo, pidfd, events, &err);
 	if (r == -1)
 		printf("# sync_fifo_take: %s\n", err.msg);
+	if (fifo < 0)
+		kill(pid, SIGKILL);	/* it waits for a reader that never came */
 	waitpid(pid, &status, 0);
 	close(fifo);
 	close(pidfd);
@@ -69,16 +77,22 @@ static int take_from(enum init_part part, unsigned events[2])
 TEST(the_byte_written_is_taken)
 {
 	unsigned events[2];
+	int r = take_from(WRITES, events);
 
-	CHECK(take_from(WRITES, events) == 1);
+	if (r == NO_PIDFD)
+		SKIP("no pidfd_open here");
+	CHECK(r == 1);
 	return 0;
 }
 
 TEST(an_init_that_exits_without_the_byte_is_said)
 {
 	unsigned events[2];
+	int r = take_from(EXITS_SILENT, events);
 
-	CHECK(take_from(EXITS_SILENT, events) == 0);
+	if (r == NO_PIDFD)
+		SKIP("no pidfd_open here");
+	CHECK(r == 0);
 	CHECK(!(events[0] & POLLIN));
 	CHECK(events[1] & POLLIN);
 	return 0;
@@ -92,8 +106,13 @@ TEST(a_byte_written_after_a_hangup_counts_though_the_init_exited)
 {
 	unsigned events[2];
 
-	for (int i = 0; i < 10; i++)
-		CHECK(take_from(COMES_BACK, events) == 1);
+	for (int i = 0; i < 10; i++) {
+		int r = take_from(COMES_BACK, events);
+
+		if (r == NO_PIDFD)
+			SKIP("no pidfd_open here");
+		CHECK(r == 1);
+	}
 	return 0;
 }
 
