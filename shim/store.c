@@ -280,6 +280,17 @@ bool store_has(const char *root, const char *id)
 	return lstat(path, &st) == 0 || errno != ENOENT;
 }
 
+/* ROOT/ID emptied through dir_fd (the folder open), then removed. */
+static int remove_folder(int root_fd, int dir_fd, const char *root, const char *id,
+			 struct shim_error *err)
+{
+	if (empty_dir_at(dir_fd, ".", err) < 0)
+		return shim_error_wrap(err, "%s/%s", root, id);
+	if (unlinkat(root_fd, id, AT_REMOVEDIR) < 0 && errno != ENOENT)
+		return shim_fail_errno(err, "rmdir %s/%s", root, id);
+	return 0;
+}
+
 int store_remove(const char *root, const char *id, struct shim_error *err)
 {
 	_cleanup_close_ int root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC), fd = -1;
@@ -298,11 +309,7 @@ int store_remove(const char *root, const char *id, struct shim_error *err)
 	}
 	if (fd < 0)
 		return shim_fail_errno(err, "open %s/%s", root, id);
-	if (empty_dir_at(fd, ".", err) < 0)
-		return shim_error_wrap(err, "%s/%s", root, id);
-	if (unlinkat(root_fd, id, AT_REMOVEDIR) < 0 && errno != ENOENT)
-		return shim_fail_errno(err, "rmdir %s/%s", root, id);
-	return 0;
+	return remove_folder(root_fd, fd, root, id, err);
 }
 
 int store_remove_open(const char *root, const char *id, int dir_fd, struct shim_error *err)
@@ -311,11 +318,7 @@ int store_remove_open(const char *root, const char *id, int dir_fd, struct shim_
 
 	if (root_fd < 0)
 		return shim_fail_errno(err, "--root %s", root);
-	if (empty_dir_at(dir_fd, ".", err) < 0)
-		return shim_error_wrap(err, "%s/%s", root, id);
-	if (unlinkat(root_fd, id, AT_REMOVEDIR) < 0 && errno != ENOENT)
-		return shim_fail_errno(err, "rmdir %s/%s", root, id);
-	return 0;
+	return remove_folder(root_fd, dir_fd, root, id, err);
 }
 
 static int cmp_str(const void *a, const void *b)
