@@ -175,10 +175,8 @@ int sync_fifo_take(int fifo, int pidfd, unsigned events[2], struct shim_error *e
 		if (poll(&p[1], 1, 10) < 0 && errno != EINTR)
 			return shim_fail_errno(err, "start: poll");
 	}
-	if (events) {
-		events[0] = (unsigned)p[0].revents;
-		events[1] = (unsigned)p[1].revents;
-	}
+	events[0] = (unsigned)p[0].revents;
+	events[1] = (unsigned)p[1].revents;
 	if (!(p[0].revents & POLLIN))
 		return 0;
 	if (read(fifo, &byte, 1) != 1)

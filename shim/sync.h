@@ -74,8 +74,8 @@ int sync_fifo_await_reader(int fd_dir, int fifo, struct shim_error *err);
 
 /* `start`'s side: read the init's byte from fifo (open for reading,
  * O_NONBLOCK), waiting for it or for the init's exit (pidfd). 1 when it
- * was read; 0 when the init exited without writing it (events, if not
- * NULL, gets the fifo's and the init's last poll events); -1 with err. */
+ * was read; 0 when the init exited without writing it; -1 with err.
+ * events gets the fifo's and the init's last poll events. */
 int sync_fifo_take(int fifo, int pidfd, unsigned events[2], struct shim_error *err);
 
 #endif
