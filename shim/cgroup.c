@@ -70,6 +70,14 @@ int cgroup_of_pid(pid_t pid, char *out, size_t len, struct shim_error *err)
 	return 0;
 }
 
+int cgroup_check_record(const char *rel, const char *what, struct shim_error *err)
+{
+	if (path_is_plain_absolute(rel) && strcmp(rel, "/") != 0)
+		return 0;
+	return shim_fail(err, EINVAL, "%s: \"%s\" is no container's folder below its hierarchy's "
+			 "root (a plain absolute path, not \"/\")", what, rel);
+}
+
 bool cgroup_is_below(const char *path, const char *rel)
 {
 	size_t n = strlen(rel);

@@ -61,6 +61,12 @@ int cgroup_of_pid(pid_t pid, char *out, size_t len, struct shim_error *err);
 /* Is path the folder rel or one below it? */
 bool cgroup_is_below(const char *path, const char *rel);
 
+/* A cgroup path read back from the state folder (what is the record's
+ * name, for the error): absolute, clean (no "..", ".", empty part) and not
+ * the hierarchy's root, so that joined to the root it stays below it. The
+ * folder may have been rewritten: it is never trusted as it is. */
+int cgroup_check_record(const char *rel, const char *what, struct shim_error *err);
+
 /* The PIDs in cgroup.procs (malloc'd). */
 int cgroup_pids(int dir_fd, pid_t **pids, size_t *n, struct shim_error *err);
 

@@ -513,8 +513,7 @@ char *cgroup_v1_read_record(int dir_fd, struct shim_error *err)
 {
 	char *rel = store_read_record(dir_fd, STORE_CGROUP_V1, PATH_MAX, err);
 
-	if (rel && (rel[0] != '/' || has_dot_dot(rel))) {
-		shim_fail(err, EINVAL, "%s: \"%s\" is no folder shim wrote", STORE_CGROUP_V1, rel);
+	if (rel && cgroup_check_record(rel, STORE_CGROUP_V1, err) < 0) {
 		free(rel);
 		return NULL;
 	}

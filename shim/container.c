@@ -503,7 +503,16 @@ static void stop_systemd_unit(int dir_fd, const char *id)
 	_cleanup_free_ char *unit = store_read_record(dir_fd, STORE_SYSTEMD_UNIT, NAME_MAX + 1, &err);
 	char text[1200];
 
-	if (unit && *unit && systemd_unit_stop(unit, &err) < 0)
+	size_t n = unit ? strlen(unit) : 0;
+
+	/* create names a scope of its own: a record naming anything else (a
+	 * host's service) is not stopped */
+	if (n && (n < 7 || strcmp(unit + n - 6, ".scope") != 0 || strchr(unit, '/'))) {
+		log_warn("container %s: %s: \"%s\" is no scope shim made; not stopped", id,
+			 STORE_SYSTEMD_UNIT, unit);
+		return;
+	}
+	if (n && systemd_unit_stop(unit, &err) < 0)
 		log_warn("container %s: %s", id, shim_error_text(&err, text, sizeof(text)));
 }
 
@@ -762,6 +771,14 @@ int container_load(const char *root, const char *id, struct container *c, struct
 		return -1;
 	}
 	c->id = c->state->id;
+	/* a rewritten record must not lead a kill or an rmdir out of the
+	 * container's cgroup: refused by name; delete -f still removes it */
+	if (c->state->cgroup_path &&
+	    cgroup_check_record(c->state->cgroup_path, "state.json shim.cgroupPath", err) < 0) {
+		shim_error_wrap(err, "container %s", id);
+		container_release(c);
+		return -1;
+	}
 	if (c->state->pid == 0) {
 		c->status = creator_alive(c->dir_fd, id) ? STATUS_CREATING : STATUS_STOPPED;
 	} else {
@@ -1021,7 +1038,7 @@ int container_remove_broken(const char *root, const char *id, struct shim_error 
 	_cleanup_close_ int dir = store_open(root, id, NULL);
 	_cleanup_free_ char *rel = store_read_record(dir, STORE_CGROUP, PATH_MAX, NULL);
 	/* what is left in its cgroup (the init among it) dies with it */
-	if (rel && rel[0] == '/' && !strstr(rel, "..") && cgroup_destroy(rel, err) < 0)
+	if (rel && cgroup_check_record(rel, STORE_CGROUP, NULL) == 0 && cgroup_destroy(rel, err) < 0)
 		return shim_error_wrap(err, "container %s", id);
 	give_back_net_devices(dir, id);
 	remove_cgroup_v1(dir, id);

@@ -227,9 +227,7 @@ static bool dir_removed(int dir)
 	return fstat(dir, &st) == 0 && st.st_nlink == 0;
 }
 
-/* "/run/x/bundle": absolute, and its own clean form (no part of it
- * empty, "." or "..", no slash at its end). */
-static bool plain_absolute(const char *path)
+bool path_is_plain_absolute(const char *path)
 {
 	char clean[PATH_MAX];
 
@@ -242,7 +240,7 @@ static bool plain_absolute(const char *path)
  * 1 with *dir open, 0 to take the general way, -1 on an error. */
 static int open_plain(const char *path, int *dir, const char *what, struct shim_error *err)
 {
-	if (!plain_absolute(path))
+	if (!path_is_plain_absolute(path))
 		return 0;
 	*dir = openat2_retry(AT_FDCWD, path, O_PATH | O_DIRECTORY, RESOLVE_NO_SYMLINKS);
 	if (*dir >= 0)

@@ -21,6 +21,11 @@ int path_format(char *buf, size_t len, struct shim_error *err, const char *fmt, 
  * when the result does not fit in len. */
 bool path_clean(const char *path, char *out, size_t len);
 
+/* "/run/x/bundle": absolute, and its own clean form (no part of it
+ * empty, "." or "..", no slash at its end): joined below a hierarchy's
+ * root, it stays below it. */
+bool path_is_plain_absolute(const char *path);
+
 /* mkdir -p: missing parents with parent_mode, the last part with mode.
  * The error names the part that could not be made. */
 int mkdir_p(const char *path, mode_t parent_mode, mode_t mode, struct shim_error *err);

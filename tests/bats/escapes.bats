@@ -706,3 +706,29 @@ sub-ro"
 		assert_nothing_left
 	done
 }
+
+@test "a state.json cgroupPath rewritten to climb out of the cgroup tree is refused, no host file written" {
+	local pid bad
+	update_config '.process.args = ["sleep", "1000"]'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	pid=$(shim state c1 | jq .pid)
+	mkdir -p "$MARKER"
+	for bad in "/../../../$MARKER" "/" "relative/x" "/a//b"; do
+		jq --arg p "$bad" '.shim.cgroupPath = $p' "$ROOT/c1/state.json" > "$BATS_TEST_TMPDIR/s"
+		cp "$BATS_TEST_TMPDIR/s" "$ROOT/c1/state.json"
+		run shim kill --all c1 KILL
+		assert_failure
+		assert_output_has "state.json shim.cgroupPath: \"$bad\" is no container's folder"
+		[ ! -e "$MARKER/cgroup.kill" ] && [ ! -e "$MARKER/cgroup.procs" ]
+		kill -0 "$pid"
+	done
+	[ -z "$(ls -A "$MARKER")" ]
+	# delete -f still removes the container and kills its init
+	run shim delete -f c1
+	assert_success
+	! kill -0 "$pid" 2>/dev/null
+	assert_nothing_left
+	teardown_escape
+}
+
