@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * oci/devices.c: linux.devices. Each entry is a node the runtime makes at
- * its path in the container; as with runc, a char or block device listed
- * there is also allowed (rwm) by the device program, after the config's
- * own rules (the last matching rule decides).
+ * its path in the container, and nothing more: as with runc, whether the
+ * container may use it is for linux.resources.devices alone (an engine
+ * that passes a device adds an allow rule for it, as docker --device
+ * does), so an explicit deny is never weakened by a listed node.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -58,31 +59,6 @@ static int parse_one(yajl_val d, const char *where, struct oci_device *out,
 	return 0;
 }
 
-int oci_devices_allow(struct oci_resources *r, const struct oci_device *devs, size_t n,
-		      struct shim_error *err)
-{
-	struct device_rule *grown;
-
-	if (!r->has_devices || !n)
-		return 0;
-	grown = realloc(r->devices, (r->n_devices + n + 1) * sizeof(*grown));
-	if (!grown)
-		return shim_fail(err, ENOMEM, "linux.devices");
-	r->devices = grown;
-	for (size_t i = 0; i < n; i++) {
-		const struct oci_device *d = &devs[i];
-
-		if (d->type == 'p')
-			continue;
-		r->devices[r->n_devices++] = (struct device_rule){
-			.allow = true, .type = d->type == 'b' ? 'b' : 'c',
-			.major = d->major, .minor = d->minor,
-			.access = DEV_ACC_READ | DEV_ACC_WRITE | DEV_ACC_MKNOD,
-		};
-	}
-	return 0;
-}
-
 int oci_devices_parse(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 {
 	yajl_val arr = NULL;
@@ -102,7 +78,7 @@ int oci_devices_parse(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 		if (parse_one(arr->u.array.values[i], where, &s->devices[i], err) < 0)
 			return -1;
 	}
-	return oci_devices_allow(&s->resources, s->devices, s->n_devices, err);
+	return 0;
 }
 
 void oci_devices_free(struct oci_spec *s)

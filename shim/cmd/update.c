@@ -14,10 +14,8 @@
 #include <unistd.h>
 
 #include "oci/cleanup.h"
-#include "oci/devices.h"
 #include "oci/resources.h"
 #include "oci/update_flags.h"
-#include "shim/bundle.h"
 #include "shim/cgroup.h"
 #include "shim/cmd/cmd.h"
 #include "shim/fsutil.h"
@@ -126,23 +124,6 @@ static int check_before_update(int cgroup_fd, const struct oci_resources *r,
 	return 0;
 }
 
-/* New device rules replace the program: the config's linux.devices stay
- * allowed after them, as create allowed them (from the config it saved). */
-static int keep_listed_devices(const struct container *c, struct oci_resources *r,
-			       struct shim_error *err)
-{
-	struct bundle b = { 0 };
-	int rc;
-
-	if (!r->has_devices)
-		return 0;
-	if (bundle_load_saved(c->dir_fd, c->state->bundle, &b, err) < 0)
-		return shim_error_wrap(err, "update: the container's linux.devices");
-	rc = oci_devices_allow(r, b.spec->devices, b.spec->n_devices, err);
-	bundle_release(&b);
-	return rc;
-}
-
 /* With the systemd driver, the unit's properties change first, as runc
  * does: a daemon-reload would otherwise put the old limits back. */
 static int update_unit(const struct container *c, const struct oci_resources *r,
@@ -175,12 +156,11 @@ int cmd_update(const struct global_opts *g, int argc, char **argv, struct shim_e
 	if (c.status == STATUS_STOPPED)
 		shim_fail(err, 0, "update: container %s is stopped", id);
 	else if (c.cgroup_fd < 0 && cgroup_v1_is_open(&c.v1))
-		rc = cgroup_v1_check_before_update(&c.v1, &r, err) == 0 &&
-		     keep_listed_devices(&c, &r, err) == 0 ? cgroup_v1_apply(&c.v1, &r, err) : -1;
+		rc = cgroup_v1_check_before_update(&c.v1, &r, err) == 0
+			     ? cgroup_v1_apply(&c.v1, &r, err) : -1;
 	else if (c.cgroup_fd < 0)
 		shim_fail(err, 0, "update: container %s has no cgroup (limits need one)", id);
-	else if (check_before_update(c.cgroup_fd, &r, err) == 0 &&
-		 keep_listed_devices(&c, &r, err) == 0 && update_unit(&c, &r, err) == 0)
+	else if (check_before_update(c.cgroup_fd, &r, err) == 0 && update_unit(&c, &r, err) == 0)
 		rc = cgroup_apply(c.cgroup_fd, c.state->cgroup_path, &r, err);
 	container_release(&c);
 	oci_resources_release(&r);

@@ -64,6 +64,18 @@ no-unified
 	assert_nothing_left
 }
 
+@test "cgroup v1: device cgroup deny is not weakened by a linux.devices node" {
+	setup_bundle sh -c 'test -c /dev/kmsg && echo made; echo x > /dev/kmsg || echo refused'
+	update_config '.linux.devices = [{"path": "/dev/kmsg", "type": "c", "major": 1, "minor": 11,
+		"fileMode": 438}] | .linux.resources.devices = [{"allow": false, "access": "rwm"}]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output_has made
+	assert_output_has refused
+	assert_output_has "Operation not permitted"
+	assert_nothing_left
+}
+
 @test "cgroup v1: the folder holds the config's rules and the defaults, not all" {
 	setup_bundle sleep 1000
 	update_config '.linux.resources.devices += [{"allow": true, "type": "b", "major": 7,

@@ -121,13 +121,16 @@ touch: /m2/x: Read-only file system"
 	assert_output_has PID
 }
 
-@test "linux.devices are made with their mode and owner, and allowed" {
-	# a device neither listed nor in the default rules is refused (EPERM;
-	# allowed, this minor with no driver would say ENXIO)
+@test "linux.devices are made with their mode and owner, and allowed by the device rules" {
+	# as with runc, a listed node is only made: the allow rule is the
+	# config's (an engine adds one for each device it passes). A device
+	# neither allowed nor in the default rules is refused (EPERM; allowed,
+	# this minor with no driver would say ENXIO)
 	mknod -m 666 "$BUNDLE/rootfs/unlisted" c 1 12
 	update_config '.linux.devices = [
 		{"path": "/dev/kmsg", "type": "c", "major": 1, "minor": 11, "fileMode": 438, "uid": 1000, "gid": 5},
 		{"path": "/dev/net/tun", "type": "c", "major": 10, "minor": 200, "fileMode": 432}] |
+		.linux.resources.devices += [{"allow": true, "type": "c", "major": 1, "minor": 11, "access": "rwm"}] |
 		.process.args = ["sh", "-c", "stat -c \"%n %t:%T %a %u:%g\" /dev/kmsg /dev/net/tun;
 			echo listed > /dev/kmsg && echo written; echo x > /unlisted || echo refused"]'
 	run shim run -b "$BUNDLE" c1

@@ -732,3 +732,16 @@ sub-ro"
 	teardown_escape
 }
 
+@test "device cgroup deny: a linux.devices node is not allowed past an explicit deny" {
+	# runc's own suite: the rules the config gives decide, linux.devices
+	# only makes the node
+	update_config '.linux.devices = [{"path": "/dev/kmsg", "type": "c", "major": 1, "minor": 11,
+		"fileMode": 438}] |
+		.linux.resources.devices = [{"allow": false, "access": "rwm"}] |
+		.process.args = ["sh", "-c", "test -c /dev/kmsg && echo made; echo x > /dev/kmsg || echo refused"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output_has made
+	assert_output_has refused
+	assert_output_has "Operation not permitted"
+}
