@@ -4,14 +4,13 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "oci/cleanup.h"
 #include "shim/syscalls.h"
 #include "shim/cgroup.h"
-#include "shim/clone.h"
+#include "shim/clean_clone.h"
 #include "shim/exec.h"
 #include "shim/fd.h"
 #include "shim/fsutil.h"
@@ -64,13 +63,12 @@ static void plan_namespaces(pid_t pid, struct ns_plan *p)
 
 struct exec_ctx {
 	const struct exec_opts *o;
-	int init_pidfd;
-	int ns_flags;
-	int sync_fd, runtime_sync_fd;
+	int init_pidfd;		/* whose namespaces the helper joins; -1 once it has */
+	int ns_flags;		/* the init's namespaces the child is born in */
+	int sync_fd;
 	int console_fd;		/* the child's end of the terminal socket, or -1 */
 	bool late_cgroup;	/* moved into the (frozen) cgroup after READY */
 	bool hold;		/* waits after READY until the runtime says go on */
-	bool user_joined;	/* the runtime is in the container's user namespace */
 	const struct cgroup_v1 *v1;	/* a cgroup v1 host: the container's folders */
 	int agent_fd;		/* SCMP_ACT_NOTIFY: connected to listenerPath, or -1 */
 	int wait_fifo;		/* --exec-wait-fifo, O_PATH, or -1 */
@@ -90,34 +88,32 @@ static int plan_agent(struct exec_ctx *x, struct process_plan *plan, struct shim
 				  err);
 }
 
+/* The child is born in the container's namespaces and cgroup, holding
+ * only the sync socket, its console socket, the agent's socket and the
+ * wait FIFO (shim/clean_clone.h), non-dumpable: what it opens from here
+ * on (its procfs handle, its fd folder) is of the container's PID
+ * namespace. */
 static int child_setup(struct exec_ctx *x, struct process_plan *plan, struct shim_error *err)
 {
-	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
-		return shim_fail_errno(err, "exec: prctl(PR_SET_DUMPABLE)");
 	/* as runc's: every process it starts leads a session of its own */
 	if (setsid() < 0)
 		return shim_fail_errno(err, "exec: setsid");
 	if (process_set_cpus(x->o->process->cpus_initial, x->o->process->cpus_initial_mask,
 			     "process.execCPUAffinity.initial", err) < 0)
 		return -1;
-	/* the procfs handle oomScoreAdj is written through, made before we
-	 * enter anything of the container's (shim/procfs.h) */
+	/* the procfs handle oomScoreAdj is written through (shim/procfs.h) */
 	if (x->o->process->has_oom_score_adj && procfs_fd(err) < 0)
 		return shim_error_wrap(err, "process.oomScoreAdj");
 	/* without close_range the fds are closed as our fd folder lists
-	 * them, and --exec-wait-fifo is opened for writing through it: opened
-	 * on the runtime's procfs, before /proc is the container's */
+	 * them, and --exec-wait-fifo is opened for writing through it */
 	if (!fd_have_close_range() || x->wait_fifo >= 0) {
 		plan->fd_dir = procfs_open_self("fd", O_RDONLY | O_DIRECTORY, err);
 		if (plan->fd_dir < 0)
 			return shim_error_wrap(err, "exec: our fd folder");
 		plan->has_fd_dir = true;
 	}
-	if (x->ns_flags && setns(x->init_pidfd, x->ns_flags) < 0)
-		return shim_fail_errno(err, "exec: joining the container's namespaces");
 	/* in the container's user namespace, act as its root until set_user */
-	if (((x->ns_flags & CLONE_NEWUSER) || x->user_joined) &&
-	    (setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0))
+	if ((x->ns_flags & CLONE_NEWUSER) && (setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0))
 		return shim_fail_errno(err, "exec: becoming root of the container's user namespace");
 	/* joining the mount namespace moved us to its root: the container's;
 	 * a container in the runtime's own has nothing made on the host */
@@ -152,7 +148,6 @@ static int exec_child(void *arg)
 	struct sync_msg msg;
 	char text[2048];
 
-	x->runtime_sync_fd = safe_close(x->runtime_sync_fd);
 	if (sync_report_setup(x->sync_fd, child_setup(x, &plan, &err), &err) < 0)
 		return 127;
 	/* wait until the runtime has put us in the container's resctrl group,
@@ -209,10 +204,36 @@ static int init_cgroup(struct container *c, struct shim_error *err)
 	return cgroup_open(path, err);
 }
 
+/* The child, born clean (shim/clean_clone.h) in the container's cgroup
+ * (or its init's, as below) and in every namespace of the init's that is
+ * not ours. */
+static int enter_container(void *arg, struct shim_error *err)
+{
+	struct exec_ctx *x = arg;
+
+	if (x->ns_flags && setns(x->init_pidfd, x->ns_flags) < 0)
+		return shim_fail_errno(err, "exec: joining the container's namespaces (0x%x)",
+				       x->ns_flags);
+	x->init_pidfd = safe_close(x->init_pidfd);
+	return 0;
+}
+
+static pid_t clone_clean(struct exec_ctx *x, int cgroup_fd, int *pidfd, struct shim_error *err)
+{
+	struct clean_clone job = {
+		.cgroup_fd = x->late_cgroup ? -1 : cgroup_fd, .first = 3 + x->o->preserve_fds,
+		.keep = { x->sync_fd, x->console_fd, x->agent_fd, x->wait_fifo, x->init_pidfd,
+			  -1, -1, -1 },
+		.enter = enter_container, .fn = exec_child, .arg = x,
+	};
+
+	return clean_clone(&job, pidfd, err);
+}
+
 static pid_t clone_child(struct container *c, const struct exec_opts *o, struct exec_ctx *x,
 			 int *target, int *pidfd, struct shim_error *err)
 {
-	pid_t pid = clone_with_pidfd(0, x->late_cgroup ? -1 : *target, exec_child, x, pidfd, err);
+	pid_t pid = clone_clean(x, *target, pidfd, err);
 
 	/* --cgroup is taken as asked: no fallback (runc's words) */
 	if (pid < 0 && o->cgroup && !x->late_cgroup)
@@ -224,7 +245,7 @@ static pid_t clone_child(struct container *c, const struct exec_opts *o, struct 
 	if (*target < 0)
 		return -1;
 	log_debug("exec: the container's cgroup has controllers on; into its init's cgroup");
-	return clone_with_pidfd(0, *target, exec_child, x, pidfd, err);
+	return clone_clean(x, *target, pidfd, err);
 }
 
 /* --ignore-paused: the process joins the frozen cgroup once it is ready. */
@@ -276,32 +297,6 @@ static int settle(const struct exec_ctx *x, int sync_fd, int rdt_group, int targ
 	return 0;
 }
 
-/* The PID (and time) namespace the child is cloned into. A caller other
- * than root may join it only from inside the container's user namespace
- * (setns wants CAP_SYS_ADMIN in its own): the runtime joins that one too,
- * made undumpable first, so nothing in the container may ptrace it or
- * read its memory (its mm stays the host namespace's). */
-static int join_for_children(int init_pidfd, struct ns_plan *ns, struct exec_ctx *x,
-			     struct shim_error *err)
-{
-	int flags = ns->for_children;
-
-	if (geteuid() != 0 && (ns->for_self & CLONE_NEWUSER)) {
-		if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
-			return shim_fail_errno(err, "exec: prctl(PR_SET_DUMPABLE)");
-		flags |= CLONE_NEWUSER;
-	}
-	if (setns(init_pidfd, flags) < 0)
-		return shim_fail_errno(err, "exec: joining the container's %snamespace",
-				       flags & CLONE_NEWUSER ? "user and PID " : "PID ");
-	if (flags & CLONE_NEWUSER) {
-		x->ns_flags &= ~CLONE_NEWUSER;
-		x->user_joined = true;
-		log_debug("exec: the runtime joined the container's user namespace (rootless)");
-	}
-	return 0;
-}
-
 static int spawn(struct container *c, const struct exec_opts *o, int wait_fifo, int *pidfd,
 		 int *master, struct shim_error *err)
 {
@@ -314,12 +309,13 @@ static int spawn(struct container *c, const struct exec_opts *o, int wait_fifo, 
 	int r = -1;
 
 	plan_namespaces(c->state->pid, &ns);
-	x.ns_flags = ns.for_self;
-	log_debug("exec in %s: joining the namespaces of its init %d (0x%x, 0x%x for children)",
-		  c->id, (int)c->state->pid, ns.for_self, ns.for_children);
-	/* PID and time namespaces apply to children: join them here */
-	if (ns.for_children && join_for_children(c->pidfd, &ns, &x, err) < 0)
-		return -1;
+	/* PID and time namespaces apply to the helper's children: its child
+	 * is born in all of them (a rootless caller joins the user namespace
+	 * in the same setns, which the others then need) */
+	x.ns_flags = ns.for_self | ns.for_children;
+	log_debug("exec in %s: a helper joins the namespaces of its init %d (0x%x) holding only "
+		  "the fds the process needs, and clones it", c->id, (int)c->state->pid,
+		  x.ns_flags);
 	target = exec_cgroup(c, o, err);
 	if (target < 0 && o->cgroup)
 		return -1;
@@ -339,7 +335,6 @@ static int spawn(struct container *c, const struct exec_opts *o, int wait_fifo, 
 	}
 	if (spawn_open(&sp, o->process->terminal, o->console_socket, err) < 0)
 		return -1;
-	x.runtime_sync_fd = sp.runtime_sync;
 	x.sync_fd = sp.child_sync;
 	x.console_fd = sp.child_console;
 	sp.pid = clone_child(c, o, &x, &target, &sp.pidfd, err);

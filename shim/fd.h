@@ -32,7 +32,7 @@ int fd_close_listed(int dir_fd, unsigned int first, const int *keep, size_t n_ke
  * first are skipped; at most FD_MAX_KEEP): close_range over the gaps
  * between them, or, where the kernel lacks it or a filter refuses it, one
  * by one as fd_dir lists them (as fd_close_from; fd_dir is kept). */
-#define FD_MAX_KEEP 16
+#define FD_MAX_KEEP 64
 int fd_close_sparing(int fd_dir, unsigned int first, const int *keep, size_t n_keep,
 		     struct shim_error *err);
 

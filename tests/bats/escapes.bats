@@ -29,6 +29,47 @@ fails_naming() {
 	assert_nothing_left
 }
 
+# --- 1. the runtime's fds through /proc/PID/fd (CVE-2016-9962 class) ---
+
+# A container granted CAP_SYS_PTRACE (docker run --cap-add SYS_PTRACE)
+# whose fd-thief tries every fd of every process that appears in its PID
+# namespace, until /stop exists; its report is /report in the rootfs.
+start_fd_thief() {
+	cp "$PAYLOAD/fd-thief" "$BUNDLE/rootfs/bin/"
+	mkdir -p "$MARKER"
+	update_config --arg m "$MARKER/host-file" \
+		'.root.readonly = false | .process.args = ["sh", "-c", "exec fd-thief \($m) /stop > /report 2>&1"] |
+		.process.capabilities.bounding += ["CAP_SYS_PTRACE"] |
+		.process.capabilities.effective += ["CAP_SYS_PTRACE"] |
+		.process.capabilities.permitted += ["CAP_SYS_PTRACE"]'
+	shim_detached run -d -b "$BUNDLE" thief
+	assert_success
+}
+
+# Stop the thief: it saw fds of other processes, and made no file on the
+# host side: no host file through "..", nothing in a state folder or
+# anywhere else of the test's but a container's own rootfs (a process's
+# root and cwd fds, which it may write to as it may to its own root).
+thief_found_nothing() {
+	shim exec thief touch /stop
+	retry 100 0.2 grep -q "^seen" "$BUNDLE/rootfs/report"
+	cat "$BUNDLE/rootfs/report"
+	[ ! -e "$MARKER/host-file" ]
+	[ -z "$(find "$BATS_TEST_TMPDIR" -name pwned -not -path "*/rootfs/*")" ]
+	[ "$(sed -n 's/^seen \([0-9]*\) fds.*/\1/p' "$BUNDLE/rootfs/report")" -gt 0 ]
+}
+
+@test "a container with CAP_SYS_PTRACE finds no runtime fd in 20 execs' processes" {
+	local i
+	start_fd_thief
+	for i in $(seq 20); do
+		run shim exec thief sh -c 'true'
+		assert_success
+	done
+	thief_found_nothing
+	teardown_escape
+}
+
 # --- 2. cwd through a runtime fd (CVE-2024-21626 variant) ---
 
 @test "process.cwd through a runtime fd makes no host folder" {
