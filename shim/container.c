@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <pwd.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 #include "shim/cgroup_v1.h"
 #include "shim/bind_sources.h"
 #include "oci/cleanup.h"
+#include "shim/clean_clone.h"
 #include "shim/clone.h"
 #include "shim/container.h"
 #include "shim/fd.h"
@@ -242,13 +244,66 @@ static int connect_agent(const struct oci_spec *s, int *fd, struct shim_error *e
 	return *fd < 0 ? -1 : 0;
 }
 
+/* An init that joins a PID namespace by path (a Kubernetes pod's shared
+ * one) is seen there from its first instant by the processes of the
+ * containers it shares it with: it must be born clean (shim/clean_clone.h)
+ * instead, and a helper joins the namespaces the config names by path. */
+static bool init_born_clean(const struct ns_join *joins)
+{
+	return joins->fd[OCI_NS_PID] >= 0 && joins->fd[OCI_NS_USER] < 0;
+}
+
+/* In the helper: every namespace joined by path (the PID one for the
+ * init), their fds closed; the runtime's ends the init would close are
+ * already gone. */
+static int enter_joined(void *arg, struct shim_error *err)
+{
+	struct init_ctx *c = arg;
+
+	if (ns_enter(c->joins, true, err) < 0 || ns_enter(c->joins, false, err) < 0)
+		return -1;
+	ns_close_joins(c->joins);
+	c->runtime_sync_fd = c->lock_fd = -1;
+	return 0;
+}
+
+/* The init's fds: its sockets and exec.fifo; the namespaces to join and
+ * the detached trees the runtime made (idmapped copies), in more. */
+static pid_t clone_init_clean(const struct bundle *b, uint64_t flags, int cgroup_fd,
+			      struct init_ctx *ctx, int *pidfd, struct shim_error *err)
+{
+	size_t n_mounts = ctx->prepared ? b->spec->n_mounts : 0, n = 0;
+	_cleanup_free_ int *more = calloc(OCI_NS_COUNT + n_mounts + 1, sizeof(int));
+	struct clean_clone job = {
+		.cgroup_fd = cgroup_fd, .ns_flags = flags, .first = 3 + ctx->preserve_fds,
+		.keep = { ctx->sync_fd, ctx->console_fd, ctx->agent_fd, ctx->fifo_fd, -1, -1, -1,
+			  -1 },
+		/* as runc's: a new user namespace's root writes its own files */
+		.dumpable = (flags & CLONE_NEWUSER) != 0,
+		.enter = enter_joined, .fn = init_main, .arg = ctx,
+	};
+
+	if (!more)
+		return shim_fail(err, ENOMEM, "the init's fds");
+	for (int t = 0; t < OCI_NS_COUNT; t++)
+		more[n++] = ctx->joins->fd[t];
+	for (size_t i = 0; i < n_mounts; i++)
+		more[n++] = ctx->prepared[i];
+	job.more_keep = more;
+	job.n_more = n;
+	log_debug("init: a helper joins the PID namespace holding only the init's fds, and "
+		  "clones it");
+	return clean_clone(&job, pidfd, err);
+}
+
 static pid_t clone_init(const struct bundle *b, struct ns_join *joins, int cgroup_fd,
 			struct init_ctx *ctx, int *pidfd, struct shim_error *err)
 {
 	uint64_t flags = ns_clone_flags(b->spec);
 	struct clone_job job = { joins->fd[OCI_NS_USER], flags, cgroup_fd, init_main, ctx };
 	pid_t pid = job.user_fd >= 0 ? userns_join_clone(&job, pidfd, err)
-				     : clone_with_pidfd(flags, cgroup_fd, init_main, ctx, pidfd, err);
+		    : init_born_clean(joins) ? clone_init_clean(b, flags, cgroup_fd, ctx, pidfd, err)
+		    : clone_with_pidfd(flags, cgroup_fd, init_main, ctx, pidfd, err);
 
 	if (pid > 0)
 		log_debug("init cloned: pid %d, new namespaces 0x%llx", (int)pid,
@@ -277,7 +332,7 @@ static int spawn_init(const struct create_ctx *cc, int *pidfd, int *master, stru
 	if (ns_open_joins(b->spec, &joins, err) < 0)
 		return -1;
 	if (spawn_open(&sp, b->spec->process.terminal, o->console_socket, err) < 0 ||
-	    ns_enter(&joins, true, err) < 0 ||
+	    (!init_born_clean(&joins) && ns_enter(&joins, true, err) < 0) ||
 	    idmap_prepare(b->spec, b->path, &idmapped, err) < 0 ||
 	    connect_agent(b->spec, &ctx.agent_fd, err) < 0)
 		goto out;
