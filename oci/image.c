@@ -232,7 +232,7 @@ static int image_process_parse(yajl_val conf, struct oci_image_config *out,
 int oci_image_config_parse(const char *json, size_t len, const char *what,
 			   struct oci_image_config *out, struct shim_error *err)
 {
-	yajl_val tree = parse_object(json, len, what, err), rootfs = NULL, ids = NULL;
+	yajl_val tree = parse_object(json, len, what, err), rootfs = NULL;
 	int r = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -242,13 +242,13 @@ int oci_image_config_parse(const char *json, size_t len, const char *what,
 	    json_get_string(tree, "architecture", "", &out->arch, err) < 0 ||
 	    image_process_parse(json_member(tree, "config"), out, err) < 0 ||
 	    json_get_object(tree, "rootfs", "", &rootfs, err) < 0 ||
-	    (rootfs && json_get_array(rootfs, "diff_ids", "rootfs", &ids, err) < 0))
+	    (rootfs && json_get_strv(rootfs, "diff_ids", "rootfs", &out->diff_ids, err) < 0))
 		r = -1;
 	else if (out->os && strcmp(out->os, "linux") != 0)
 		r = json_fail(err, "os", "\"%s\": only linux images run here", out->os);
 	else
 		r = 0;
-	out->n_diff_ids = ids ? ids->u.array.len : 0;
+	out->n_diff_ids = strv_len(out->diff_ids);
 	if (r < 0)
 		shim_error_wrap(err, "%s", what);
 	json_free(tree);
@@ -284,6 +284,7 @@ void oci_image_config_release(struct oci_image_config *c)
 	strv_free(c->labels);
 	free(c->os);
 	free(c->arch);
+	strv_free(c->diff_ids);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -47,7 +47,8 @@ struct oci_image_config {
 	char *working_dir;
 	char **labels;		/* key, value, ..., NULL */
 	char *os, *arch;
-	size_t n_diff_ids;	/* rootfs.diff_ids: one a layer */
+	char **diff_ids;	/* rootfs.diff_ids: a layer's uncompressed digest each */
+	size_t n_diff_ids;
 };
 
 /* The process of a generated config.json. */

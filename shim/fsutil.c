@@ -73,21 +73,26 @@ int mkdir_p(const char *path, mode_t parent_mode, mode_t mode, struct shim_error
 	return 0;
 }
 
-int write_all(int fd, const char *text)
+int write_all_bytes(int fd, const void *buf, size_t len)
 {
-	size_t len = strlen(text);
+	const char *p = buf;
 
 	while (len) {
-		ssize_t n = write(fd, text, len);
+		ssize_t n = write(fd, p, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			return -1;
-		text += n;
+		p += n;
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+int write_all(int fd, const char *text)
+{
+	return write_all_bytes(fd, text, strlen(text));
 }
 
 /* Grow buf to hold at least want + 1 bytes; false when out of memory. */

@@ -33,6 +33,9 @@ int mkdir_p(const char *path, mode_t parent_mode, mode_t mode, struct shim_error
 /* write() all of text to fd, retrying short writes and EINTR. */
 int write_all(int fd, const char *text);
 
+/* The same for len bytes of buf. */
+int write_all_bytes(int fd, const void *buf, size_t len);
+
 /* Read a whole regular file of at most max bytes, NUL-terminated; its
  * length in *len unless len is NULL. */
 char *read_small_file(const char *path, size_t max, size_t *len, struct shim_error *err);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -32,61 +33,83 @@ static const char *const layer_types[] = {
 	NULL,
 };
 
-/* sha256 of everything fd holds, as 64 hex digits; fd is left at EOF. */
-static int sha256_fd(int fd, char hex[65], int64_t *size, struct shim_error *err)
+static void free_md_ctx(EVP_MD_CTX **ctx)
 {
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	EVP_MD_CTX_free(*ctx);
+}
+
+/* Copy in to out (-1: nowhere) while hashing it, as 64 hex digits; more
+ * than limit bytes stop it at once (the descriptor said fewer). */
+static int sha256_copy(int in, int out, int64_t limit, char hex[65], int64_t *size,
+		       struct shim_error *err)
+{
+	__attribute__((cleanup(free_md_ctx))) EVP_MD_CTX *ctx = EVP_MD_CTX_new();
 	unsigned char md[EVP_MAX_MD_SIZE], buf[1 << 16];
 	unsigned int mdlen = 0;
 	ssize_t n;
-	int r = -1;
 
 	*size = 0;
-	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
-		shim_fail(err, ENOMEM, "sha256");
-		goto out;
-	}
-	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))
+		return shim_fail(err, ENOMEM, "sha256");
+	while ((n = read(in, buf, sizeof(buf))) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			shim_fail_errno(err, "read");
-			goto out;
-		}
-		EVP_DigestUpdate(ctx, buf, (size_t)n);
+		if (n < 0)
+			return shim_fail_errno(err, "read");
 		*size += n;
+		if (*size > limit)
+			return shim_fail(err, EFBIG, "longer than the %lld bytes its descriptor says",
+					 (long long)limit);
+		EVP_DigestUpdate(ctx, buf, (size_t)n);
+		if (out >= 0 && write_all_bytes(out, buf, (size_t)n) < 0)
+			return shim_fail_errno(err, "keeping a private copy");
 	}
 	EVP_DigestFinal_ex(ctx, md, &mdlen);
 	for (unsigned int i = 0; i < mdlen && i < 32; i++)
 		sprintf(hex + 2 * i, "%02x", md[i]);
-	r = 0;
-out:
-	EVP_MD_CTX_free(ctx);
-	return r;
+	return 0;
 }
 
-/* The blob of d, opened and checked (size, digest), rewound. */
-static int blob_open(int layout, const struct oci_descriptor *d, struct shim_error *err)
+/* Where a blob is copied to: an unlinked file in the bundle's folder
+ * (scratch, 0700), or memory; nobody else can change it once checked. */
+static int private_copy(int scratch)
+{
+	int fd = scratch >= 0 ? openat(scratch, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600) : -1;
+
+	return fd >= 0 ? fd : memfd_create("shim-blob", MFD_CLOEXEC);
+}
+
+/* The blob of d, checked as it is read (its size never past the
+ * descriptor's, then its digest), as a private copy, rewound: what is
+ * unpacked is what was checked, whatever happens to the layout meanwhile. */
+static int blob_open(int layout, const struct oci_descriptor *d, int scratch,
+		     struct shim_error *err)
 {
 	const char *hex = d->digest + strlen("sha256:");
-	_cleanup_close_ int fd = -1;
+	_cleanup_close_ int in = -1, out = -1;
 	char path[128], got[65] = "";
 	int64_t size;
+	struct stat st;
 
 	snprintf(path, sizeof(path), "blobs/sha256/%s", hex);
-	fd = openat(layout, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
+	in = openat(layout, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (in < 0 || fstat(in, &st) < 0)
 		return shim_fail_errno(err, "blob %s", d->digest);
-	if (sha256_fd(fd, got, &size, err) < 0)
+	if (!S_ISREG(st.st_mode))
+		return shim_fail(err, EINVAL, "blob %s: not a regular file", d->digest);
+	out = private_copy(scratch);
+	if (out < 0)
+		return shim_fail_errno(err, "blob %s: a private copy", d->digest);
+	if (sha256_copy(in, out, d->size, got, &size, err) < 0)
 		return shim_error_wrap(err, "blob %s", d->digest);
 	if (size != d->size)
 		return shim_fail(err, 0, "blob %s: %lld bytes, the descriptor says %lld",
 				 d->digest, (long long)size, (long long)d->size);
 	if (strcmp(got, hex) != 0)
 		return shim_fail(err, 0, "blob %s: its content has digest sha256:%s", d->digest, got);
-	if (lseek(fd, 0, SEEK_SET) < 0)
+	if (lseek(out, 0, SEEK_SET) < 0)
 		return shim_fail_errno(err, "blob %s", d->digest);
-	return TAKE_FD(fd);
+	return TAKE_FD(out);
 }
 
 /* A JSON blob (a manifest, an index, a config), checked, as text. */
@@ -100,7 +123,7 @@ static char *blob_read(int layout, const struct oci_descriptor *d, size_t *len,
 			  (long long)d->size);
 		return NULL;
 	}
-	fd = blob_open(layout, d, err);
+	fd = blob_open(layout, d, -1, err);
 	return fd < 0 ? NULL : read_small_fd(fd, d->digest, JSON_BLOB_MAX, len, err);
 }
 
@@ -149,8 +172,34 @@ static int layer_type_ok(const struct oci_descriptor *d)
 	return 0;
 }
 
-static int unpack_layers(int layout, int rootfd, const struct oci_manifest *m,
-			 struct shim_error *err)
+static void digest_update(void *ctx, const void *buf, size_t n)
+{
+	EVP_DigestUpdate(ctx, buf, n);
+}
+
+/* The layer's uncompressed digest against the config's rootfs.diff_ids. */
+static int check_diff_id(int fd, const char *want, const char *what, struct shim_error *err)
+{
+	__attribute__((cleanup(free_md_ctx))) EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+	char got[7 + 65] = "sha256:";
+
+	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))
+		return shim_fail(err, ENOMEM, "sha256");
+	if (layer_uncompressed(fd, what, digest_update, ctx, err) < 0)
+		return -1;
+	EVP_DigestFinal_ex(ctx, md, &mdlen);
+	for (unsigned int i = 0; i < mdlen && i < 32; i++)
+		sprintf(got + 7 + 2 * i, "%02x", md[i]);
+	if (strcmp(got, want) != 0)
+		return shim_fail(err, 0, "%s: its uncompressed content has digest %s, the image "
+				 "config's rootfs.diff_ids says %s", what, got, want);
+	return 0;
+}
+
+static int unpack_layers(int layout, int bundle_fd, int rootfd, const struct oci_manifest *m,
+			 char *const *diff_ids, struct shim_error *err)
 {
 	for (size_t i = 0; i < m->n_layers; i++) {
 		const struct oci_descriptor *d = &m->layers[i];
@@ -161,8 +210,9 @@ static int unpack_layers(int layout, int rootfd, const struct oci_manifest *m,
 		if (!layer_type_ok(d))
 			return shim_fail(err, 0, "%s: media type %s is not a layer tar I can read",
 					 what, d->media_type ? d->media_type : "(none)");
-		fd = blob_open(layout, d, err);
-		if (fd < 0 || layer_apply(rootfd, fd, what, err) < 0)
+		fd = blob_open(layout, d, bundle_fd, err);
+		if (fd < 0 || (diff_ids && check_diff_id(fd, diff_ids[i], what, err) < 0) ||
+		    layer_apply(rootfd, fd, what, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -215,8 +265,8 @@ out:
 	return r;
 }
 
-static int unpack_into(int layout, const char *name, const char *bundle, int rootfd,
-		       struct shim_error *err)
+static int unpack_into(int layout, const char *name, const char *bundle, int bundle_fd,
+		       int rootfd, struct shim_error *err)
 {
 	struct oci_manifest m = { 0 };
 	struct oci_image_config c = { 0 };
@@ -235,7 +285,7 @@ static int unpack_into(int layout, const char *name, const char *bundle, int roo
 		if (c.n_diff_ids && c.n_diff_ids != m.n_layers)
 			shim_fail(err, 0, "the image config lists %zu layers, the manifest %zu",
 				  c.n_diff_ids, m.n_layers);
-		else if (unpack_layers(layout, rootfd, &m, err) == 0)
+		else if (unpack_layers(layout, bundle_fd, rootfd, &m, c.diff_ids, err) == 0)
 			r = write_config(bundle, rootfd, &c, err);
 	}
 	oci_manifest_release(&m);
@@ -258,7 +308,7 @@ static void split_image(char *image, char **name)
 int image_unpack(const char *image, const char *bundle, struct shim_error *err)
 {
 	_cleanup_free_ char *copy = strdup(image);
-	_cleanup_close_ int layout = -1, rootfd = -1;
+	_cleanup_close_ int layout = -1, bundle_fd = -1, rootfd = -1;
 	char rootfs[PATH_MAX], *name;
 	struct stat st;
 
@@ -270,17 +320,24 @@ int image_unpack(const char *image, const char *bundle, struct shim_error *err)
 		return shim_fail_errno(err, "image layout %s", copy);
 	if (fstatat(layout, "oci-layout", &st, 0) < 0)
 		return shim_fail_errno(err, "%s is not an OCI image layout (its oci-layout file)", copy);
-	if (mkdir(bundle, 0755) < 0)
+	/* 0700, as engines keep their storage: the image's set-uid programs,
+	 * device nodes and open folders are written as they are below, for
+	 * the container; no other user of the host may reach them
+	 * (CVE-2021-41091) */
+	if (mkdir(bundle, 0700) < 0)
 		return errno == EEXIST ? shim_fail(err, 0, "bundle %s exists already (unpack "
 							 "makes a new one)", bundle)
 				       : shim_fail_errno(err, "bundle %s", bundle);
-	if (path_format(rootfs, sizeof(rootfs), err, "%s/rootfs", bundle) == 0) {
+	bundle_fd = open(bundle, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (bundle_fd < 0 || fchmod(bundle_fd, 0700) < 0)
+		shim_fail_errno(err, "bundle %s", bundle);
+	else if (path_format(rootfs, sizeof(rootfs), err, "%s/rootfs", bundle) == 0) {
 		if (mkdir(rootfs, 0755) == 0)
 			rootfd = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
 		if (rootfd < 0)
 			shim_fail_errno(err, "mkdir %s", rootfs);
 	}
-	if (rootfd < 0 || unpack_into(layout, name, bundle, rootfd, err) < 0) {
+	if (rootfd < 0 || unpack_into(layout, name, bundle, bundle_fd, rootfd, err) < 0) {
 		struct shim_error ignored;
 
 		shim_error_wrap(err, "unpack %s", image);

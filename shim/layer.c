@@ -106,8 +106,14 @@ static int open_dir_in_root(int rootfd, const char *path, bool create, struct sh
 static int apply_whiteout(int rootfd, char *path, struct shim_error *err)
 {
 	char *name = split_last(path);
+	const char *target = name + strlen(WHITEOUT);
 	_cleanup_close_ int dir = -1;
 
+	/* ".wh.", ".wh.." and ".wh..." hide no file: they would empty the
+	 * folder, or the one above the rootfs */
+	if (strcmp(name, OPAQUE) != 0 &&
+	    (!*target || strcmp(target, ".") == 0 || strcmp(target, "..") == 0))
+		return shim_fail(err, EINVAL, "whiteout %s names no file", name);
 	dir = open_dir_in_root(rootfd, path, false, err);
 	if (dir < 0 && err->errnum == ENOENT)
 		return 0;	/* nothing below to hide */
@@ -321,4 +327,28 @@ int layer_apply(int rootfd, int fd, const char *what, struct shim_error *err)
 	if (layer_pass(rootfd, fd, what, true, err) < 0)
 		return -1;
 	return layer_pass(rootfd, fd, what, false, err);
+}
+
+int layer_uncompressed(int fd, const char *what, void (*sink)(void *, const void *, size_t),
+		       void *arg, struct shim_error *err)
+{
+	_cleanup_archive_ struct archive *a = archive_read_new();
+	struct archive_entry *e;
+	char buf[1 << 16];
+	la_ssize_t n;
+
+	if (!a)
+		return shim_fail(err, ENOMEM, "%s", what);
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return shim_fail_errno(err, "%s: rewind", what);
+	archive_read_support_filter_all(a);
+	archive_read_support_format_raw(a);
+	if (archive_read_open_fd(a, fd, 1 << 16) != ARCHIVE_OK ||
+	    archive_read_next_header(a, &e) != ARCHIVE_OK)
+		return shim_fail(err, 0, "%s: %s", what, archive_error_string(a));
+	while ((n = archive_read_data(a, buf, sizeof(buf))) > 0)
+		sink(arg, buf, (size_t)n);
+	if (n < 0)
+		return shim_fail(err, 0, "%s: %s", what, archive_error_string(a));
+	return 0;
 }

@@ -15,4 +15,9 @@
  * what names it in errors. */
 int layer_apply(int rootfd, int fd, const char *what, struct shim_error *err);
 
+/* Feed the layer's uncompressed tar (fd, rewound first) to sink, block
+ * by block: its digest is the image config's diff_id. */
+int layer_uncompressed(int fd, const char *what, void (*sink)(void *, const void *, size_t),
+		       void *arg, struct shim_error *err);
+
 #endif

@@ -211,3 +211,83 @@ hello from the image"
 	assert_failure
 	assert_output_has "usage: shim unpack LAYOUT[:NAME] BUNDLE"
 }
+
+@test "unpack keeps the image's set-uid program, device node and open folder from the host's other users" {
+	local d=$BATS_TEST_TMPDIR/priv
+	mkdir -p "$d/bin" "$d/dev" "$d/open"
+	cp "$BUILD/busybox-rootfs/bin/busybox" "$d/bin/suid"
+	chmod 4755 "$d/bin/suid"
+	mknod -m 666 "$d/dev/kmsg" c 1 11
+	chmod 0777 "$d/open"
+	make_layout "$BATS_TEST_TMPDIR/l" "" "$(busybox_layer)" "$(layer_tar priv "$d")"
+	run "$SHIM_BIN" unpack "$LAYOUT" "$OUT"
+	assert_success
+	# inside, every file is as the image has it: the container needs them
+	[ "$(stat -c %a "$OUT/rootfs/bin/suid")" = 4755 ]
+	[ "$(stat -c '%F %a' "$OUT/rootfs/dev/kmsg")" = "character special file 666" ]
+	[ "$(stat -c %a "$OUT/rootfs/open")" = 777 ]
+	# the bundle folder is the host's root's alone
+	[ "$(stat -c '%a %u' "$OUT")" = "700 0" ]
+	run setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "$OUT/rootfs/bin/suid id -u"
+	assert_failure
+	assert_output_has "Permission denied"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "head -c 1 $OUT/rootfs/dev/kmsg"
+	assert_failure
+	run setpriv --reuid=65534 --regid=65534 --clear-groups touch "$OUT/rootfs/open/x"
+	assert_failure
+	[ ! -e "$OUT/rootfs/open/x" ]
+}
+
+@test "a whiteout .wh.. or .wh... is refused, named, and the folder above the rootfs is unchanged" {
+	local name d
+	for name in .wh.. .wh...; do
+		d=$BATS_TEST_TMPDIR/wh
+		rm -rf "$d" "$OUT" "$BATS_TEST_TMPDIR/l"
+		mkdir -p "$d/etc"
+		: > "$d/etc/$name"
+		make_layout "$BATS_TEST_TMPDIR/l" "" "$(busybox_layer)" "$(layer_tar wh "$d")"
+		echo keep > "$BATS_TEST_TMPDIR/sibling"
+		run "$SHIM_BIN" unpack "$LAYOUT" "$OUT"
+		assert_failure
+		assert_output_has "whiteout $name names no file"
+		[ ! -e "$OUT" ]
+		[ "$(cat "$BATS_TEST_TMPDIR/sibling")" = keep ]
+	done
+}
+
+@test "a blob longer than its descriptor stops the unpack, and no bundle is left" {
+	local man
+	make_layout "$BATS_TEST_TMPDIR/l" "" "$(busybox_layer)"
+	# the layer's descriptor says one byte less than the blob holds
+	man=$(jq -r '.manifests[0].digest' "$LAYOUT/index.json" | cut -d: -f2)
+	jq '.layers[0].size -= 1' "$LAYOUT/blobs/sha256/$man" > "$BATS_TEST_TMPDIR/m.json"
+	read -r d s < <(blob "$BATS_TEST_TMPDIR/m.json")
+	jq --arg d "$d" --argjson s "$s" '.manifests[0].digest = $d | .manifests[0].size = $s' \
+		"$LAYOUT/index.json" > "$BATS_TEST_TMPDIR/i.json"
+	mv "$BATS_TEST_TMPDIR/i.json" "$LAYOUT/index.json"
+	run "$SHIM_BIN" unpack "$LAYOUT" "$OUT"
+	assert_failure
+	assert_output_has "longer than the"
+	assert_output_has "bytes its descriptor says"
+	[ ! -e "$OUT" ]
+}
+
+@test "a layer whose uncompressed digest is not the config's diff_id is refused, and no bundle is left" {
+	local cfg man d s
+	make_layout "$BATS_TEST_TMPDIR/l" "" "$(busybox_layer)"
+	man=$(jq -r '.manifests[0].digest' "$LAYOUT/index.json" | cut -d: -f2)
+	cfg=$(jq -r '.config.digest' "$LAYOUT/blobs/sha256/$man" | cut -d: -f2)
+	jq '.rootfs.diff_ids[0] = "sha256:" + ("0" * 64)' "$LAYOUT/blobs/sha256/$cfg" > "$BATS_TEST_TMPDIR/c.json"
+	read -r d s < <(blob "$BATS_TEST_TMPDIR/c.json")
+	jq --arg d "$d" --argjson s "$s" '.config.digest = $d | .config.size = $s' \
+		"$LAYOUT/blobs/sha256/$man" > "$BATS_TEST_TMPDIR/m.json"
+	read -r d s < <(blob "$BATS_TEST_TMPDIR/m.json")
+	jq --arg d "$d" --argjson s "$s" '.manifests[0].digest = $d | .manifests[0].size = $s' \
+		"$LAYOUT/index.json" > "$BATS_TEST_TMPDIR/i.json"
+	mv "$BATS_TEST_TMPDIR/i.json" "$LAYOUT/index.json"
+	run "$SHIM_BIN" unpack "$LAYOUT" "$OUT"
+	assert_failure
+	assert_output_has "its uncompressed content has digest sha256:"
+	assert_output_has "rootfs.diff_ids says sha256:0000"
+	[ ! -e "$OUT" ]
+}
