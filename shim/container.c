@@ -250,17 +250,23 @@ static int connect_agent(const struct oci_spec *s, int *fd, struct shim_error *e
  * instead, and a helper joins the namespaces the config names by path. */
 static bool init_born_clean(const struct ns_join *joins)
 {
-	return joins->fd[OCI_NS_PID] >= 0 && joins->fd[OCI_NS_USER] < 0;
+	return joins->fd[OCI_NS_PID] >= 0 || joins->fd[OCI_NS_USER] >= 0;
 }
 
-/* In the helper: every namespace joined by path (the PID one for the
- * init), their fds closed; the runtime's ends the init would close are
- * already gone. */
+/* In the helper: every namespace joined by path, the PID one (for the
+ * init) as the host's root, then the user one (which must own the
+ * namespaces the init makes), then the others from inside it; their fds
+ * closed; the runtime's ends the init would close are already gone. */
 static int enter_joined(void *arg, struct shim_error *err)
 {
 	struct init_ctx *c = arg;
+	int user = c->joins->fd[OCI_NS_USER];
 
-	if (ns_enter(c->joins, true, err) < 0 || ns_enter(c->joins, false, err) < 0)
+	if (ns_enter(c->joins, true, err) < 0)
+		return -1;
+	if (user >= 0 && setns(user, CLONE_NEWUSER) < 0)
+		return shim_fail_errno(err, "joining the user namespace");
+	if (ns_enter(c->joins, false, err) < 0)
 		return -1;
 	ns_close_joins(c->joins);
 	c->runtime_sync_fd = c->lock_fd = -1;
@@ -278,8 +284,8 @@ static pid_t clone_init_clean(const struct bundle *b, uint64_t flags, int cgroup
 		.cgroup_fd = cgroup_fd, .ns_flags = flags, .first = 3 + ctx->preserve_fds,
 		.keep = { ctx->sync_fd, ctx->console_fd, ctx->agent_fd, ctx->fifo_fd, -1, -1, -1,
 			  -1 },
-		/* as runc's: a new user namespace's root writes its own files */
-		.dumpable = (flags & CLONE_NEWUSER) != 0,
+		/* as runc's: a user namespace's root writes its own files */
+		.dumpable = (flags & CLONE_NEWUSER) || ctx->joins->fd[OCI_NS_USER] >= 0,
 		.enter = enter_joined, .fn = init_main, .arg = ctx,
 	};
 
@@ -291,8 +297,8 @@ static pid_t clone_init_clean(const struct bundle *b, uint64_t flags, int cgroup
 		more[n++] = ctx->prepared[i];
 	job.more_keep = more;
 	job.n_more = n;
-	log_debug("init: a helper joins the PID namespace holding only the init's fds, and "
-		  "clones it");
+	log_debug("init: a helper joins the namespaces given by path holding only the init's "
+		  "fds, and clones it");
 	return clean_clone(&job, pidfd, err);
 }
 
@@ -300,10 +306,8 @@ static pid_t clone_init(const struct bundle *b, struct ns_join *joins, int cgrou
 			struct init_ctx *ctx, int *pidfd, struct shim_error *err)
 {
 	uint64_t flags = ns_clone_flags(b->spec);
-	struct clone_job job = { joins->fd[OCI_NS_USER], flags, cgroup_fd, init_main, ctx };
-	pid_t pid = job.user_fd >= 0 ? userns_join_clone(&job, pidfd, err)
-		    : init_born_clean(joins) ? clone_init_clean(b, flags, cgroup_fd, ctx, pidfd, err)
-		    : clone_with_pidfd(flags, cgroup_fd, init_main, ctx, pidfd, err);
+	pid_t pid = init_born_clean(joins) ? clone_init_clean(b, flags, cgroup_fd, ctx, pidfd, err)
+					   : clone_with_pidfd(flags, cgroup_fd, init_main, ctx, pidfd, err);
 
 	if (pid > 0)
 		log_debug("init cloned: pid %d, new namespaces 0x%llx", (int)pid,

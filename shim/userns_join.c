@@ -5,16 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "oci/cleanup.h"
-#include "shim/fd.h"
-#include "shim/fsutil.h"
-#include "shim/log.h"
-#include "shim/pidfd.h"
-#include "shim/syscalls.h"
+#include "shim/clone.h"
 #include "shim/userns_join.h"
 
 #define MAP_TEXT 4096
@@ -139,53 +132,4 @@ int userns_join_mappings(struct oci_spec *spec, int user_fd, struct shim_error *
 		   "linux.gidMappings", err) < 0)
 		return -1;
 	return 0;
-}
-
-/* In the helper: the init, cloned from inside the namespace as our
- * sibling; its pid to out. */
-static int clone_inside(void *arg, int out)
-{
-	const struct clone_job *j = arg;
-	struct shim_error err = { 0 };
-	int pidfd = -1;
-	pid_t pid;
-
-	if (setns(j->user_fd, CLONE_NEWUSER) < 0)
-		return 1;
-	pid = clone_with_pidfd(j->ns_flags | CLONE_PARENT, j->cgroup_fd, j->fn, j->arg, &pidfd, &err);
-	if (pid < 0) {
-		char text[1200];
-
-		dprintf(STDERR_FILENO, "shim: %s\n", shim_error_text(&err, text, sizeof(text)));
-		return 2;
-	}
-	close(pidfd);
-	return write(out, &pid, sizeof(pid)) == sizeof(pid) ? 0 : 3;
-}
-
-pid_t userns_join_clone(const struct clone_job *job, int *pidfd, struct shim_error *err)
-{
-	/* the helper only reads it; clone's argument has no const */
-	union {
-		const struct clone_job *in;
-		void *arg;
-	} j = { .in = job };
-	pid_t pid = -1;
-	int status;
-	ssize_t n = clone_helper_output(clone_inside, j.arg, &pid, sizeof(pid), &status, err);
-
-	if (n < 0)
-		return -1;
-	if (n != (ssize_t)sizeof(pid) || pid <= 0)
-		return shim_fail(err, EPERM, "linux.namespaces: cloning the init inside the joined "
-				 "user namespace failed (helper status %d)", status);
-	/* our child (CLONE_PARENT), unreaped: its PID cannot be reused yet */
-	*pidfd = sys_pidfd_open(pid, 0);
-	if (*pidfd < 0) {
-		shim_fail_errno(err, "pidfd_open %d", (int)pid);
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		return -1;
-	}
-	return pid;
 }
