@@ -253,6 +253,38 @@ static bool init_born_clean(const struct ns_join *joins)
 	return joins->fd[OCI_NS_PID] >= 0 || joins->fd[OCI_NS_USER] >= 0;
 }
 
+/* A joining init whose rootfs can be staged (shim/rootfs.h): a mount
+ * namespace of its own, and nothing else of the host's tree needed while
+ * it sets up: no user namespace (a fresh proc there needs the host's to be
+ * visible), cgroup v2 (v1 binds the host's folders), no createContainer
+ * hooks (their paths are the host's), no --no-pivot. Elsewhere it still
+ * sets up in a copy of the host's tree (docs/design.md, threat model). */
+static bool init_staged(const struct bundle *b, const struct ns_join *joins,
+			const struct init_ctx *ctx)
+{
+	const struct oci_spec *s = b->spec;
+
+	return joins->fd[OCI_NS_PID] >= 0 && (ns_clone_flags(s) & CLONE_NEWNS) &&
+	       !ns_has_user(s) && !ctx->cgroup_v1_rel && !ctx->no_pivot && cgroup2_mounted() &&
+	       !hooks_any(&s->hooks, HOOK_CREATE_CONTAINER);
+}
+
+/* In the helper, for a staged init: every bind source cloned, then the
+ * rootfs made our root (the init gets prepared[] as we leave it). */
+static int stage_rootfs(struct init_ctx *c, struct shim_error *err)
+{
+	size_t n = c->spec->n_mounts;
+
+	if (!c->prepared && n) {
+		c->prepared = malloc(n * sizeof(int));
+		if (!c->prepared)
+			return shim_fail(err, ENOMEM, "mounts");
+		for (size_t i = 0; i < n; i++)
+			c->prepared[i] = -1;
+	}
+	return rootfs_stage(c->spec, c->rootfs, c->bundle, c->prepared, err);
+}
+
 /* In the helper: every namespace joined by path, the PID one (for the
  * init) as the host's root, then the user one (which must own the
  * namespaces the init makes), then the others from inside it; their fds
@@ -262,6 +294,8 @@ static int enter_joined(void *arg, struct shim_error *err)
 	struct init_ctx *c = arg;
 	int user = c->joins->fd[OCI_NS_USER];
 
+	if (c->staged && stage_rootfs(c, err) < 0)
+		return -1;
 	if (ns_enter(c->joins, true, err) < 0)
 		return -1;
 	if (user >= 0 && setns(user, CLONE_NEWUSER) < 0)
@@ -297,6 +331,7 @@ static pid_t clone_init_clean(const struct bundle *b, uint64_t flags, int cgroup
 		more[n++] = ctx->prepared[i];
 	job.more_keep = more;
 	job.n_more = n;
+	ctx->staged = init_staged(b, ctx->joins, ctx);
 	log_debug("init: a helper joins the namespaces given by path holding only the init's "
 		  "fds, and clones it");
 	return clean_clone(&job, pidfd, err);

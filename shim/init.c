@@ -240,14 +240,15 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	/* without a mount namespace of its own, nothing of the runtime's (the
 	 * host's) is mounted or made: only the hooks' handshake is left */
 	if (own_mounts) {
-		root_fd = rootfs_mount_all(c->spec, c->rootfs, c->bundle, c->prepared,
+		root_fd = rootfs_mount_all(c->spec, c->staged ? NULL : c->rootfs, c->bundle, c->prepared,
 					   c->cgroup_v1_rel, &anchors, err);
 		if (root_fd < 0)
 			return -1;
 	}
 	if (init_before_pivot(c, err) < 0)
 		return -1;
-	if (own_mounts && rootfs_enter(TAKE_FD(root_fd), c->rootfs, c->no_pivot, err) < 0)
+	if (own_mounts &&
+	    rootfs_enter(TAKE_FD(root_fd), c->staged ? NULL : c->rootfs, c->no_pivot, err) < 0)
 		return -1;
 	plan->cwd_must_exist = !own_mounts;
 	if (sysctl_apply(c->spec->sysctl, err) < 0 ||

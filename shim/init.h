@@ -37,6 +37,7 @@ struct init_ctx {
 	unsigned int preserve_fds;
 	bool new_keyring;	/* a session keyring of its own (not --no-new-keyring) */
 	bool no_pivot;		/* --no-pivot: move the rootfs onto / and chroot */
+	bool staged;		/* born with the rootfs as its root (rootfs_stage) */
 };
 
 /* The clone's entry point; arg is a struct init_ctx. Exits non-zero when

