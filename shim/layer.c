@@ -289,23 +289,46 @@ static int is_whiteout(const char *path)
 	return strncmp(base ? base + 1 : path, WHITEOUT, strlen(WHITEOUT)) == 0;
 }
 
+/* A reader of the layer at fd, rewound, decompressed by any filter: as a
+ * tar, or raw (the uncompressed bytes as one entry). NULL with err. */
+static struct archive *open_layer(int fd, const char *what, bool raw, struct shim_error *err)
+{
+	struct archive *a = archive_read_new();
+
+	if (!a) {
+		shim_fail(err, ENOMEM, "%s", what);
+		return NULL;
+	}
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		shim_fail_errno(err, "%s: rewind", what);
+		archive_read_free(a);
+		return NULL;
+	}
+	archive_read_support_filter_all(a);
+	if (raw) {
+		archive_read_support_format_raw(a);
+	} else {
+		archive_read_support_format_tar(a);
+		archive_read_support_format_gnutar(a);
+	}
+	if (archive_read_open_fd(a, fd, 1 << 16) != ARCHIVE_OK) {
+		shim_fail(err, 0, "%s: %s", what, archive_error_string(a));
+		archive_read_free(a);
+		return NULL;
+	}
+	return a;
+}
+
 /* One pass over the tar: whiteouts only, or everything else. */
 static int layer_pass(int rootfd, int fd, const char *what, bool whiteouts,
 		      struct shim_error *err)
 {
-	_cleanup_archive_ struct archive *a = archive_read_new();
+	_cleanup_archive_ struct archive *a = open_layer(fd, what, false, err);
 	struct archive_entry *e;
 	int r;
 
 	if (!a)
-		return shim_fail(err, ENOMEM, "%s", what);
-	if (lseek(fd, 0, SEEK_SET) < 0)
-		return shim_fail_errno(err, "%s: rewind", what);
-	archive_read_support_filter_all(a);
-	archive_read_support_format_tar(a);
-	archive_read_support_format_gnutar(a);
-	if (archive_read_open_fd(a, fd, 1 << 16) != ARCHIVE_OK)
-		return shim_fail(err, 0, "%s: %s", what, archive_error_string(a));
+		return -1;
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
 		char path[PATH_MAX];
 
@@ -332,19 +355,14 @@ int layer_apply(int rootfd, int fd, const char *what, struct shim_error *err)
 int layer_uncompressed(int fd, const char *what, void (*sink)(void *, const void *, size_t),
 		       void *arg, struct shim_error *err)
 {
-	_cleanup_archive_ struct archive *a = archive_read_new();
+	_cleanup_archive_ struct archive *a = open_layer(fd, what, true, err);
 	struct archive_entry *e;
 	char buf[1 << 16];
 	la_ssize_t n;
 
 	if (!a)
-		return shim_fail(err, ENOMEM, "%s", what);
-	if (lseek(fd, 0, SEEK_SET) < 0)
-		return shim_fail_errno(err, "%s: rewind", what);
-	archive_read_support_filter_all(a);
-	archive_read_support_format_raw(a);
-	if (archive_read_open_fd(a, fd, 1 << 16) != ARCHIVE_OK ||
-	    archive_read_next_header(a, &e) != ARCHIVE_OK)
+		return -1;
+	if (archive_read_next_header(a, &e) != ARCHIVE_OK)
 		return shim_fail(err, 0, "%s: %s", what, archive_error_string(a));
 	while ((n = archive_read_data(a, buf, sizeof(buf))) > 0)
 		sink(arg, buf, (size_t)n);

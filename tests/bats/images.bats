@@ -255,16 +255,23 @@ hello from the image"
 	done
 }
 
+# point_index_at FILE: store FILE as a blob and make index.json name it as the
+# image's manifest.
+point_index_at() {
+	local d s
+	read -r d s < <(blob "$1")
+	jq --arg d "$d" --argjson s "$s" '.manifests[0].digest = $d | .manifests[0].size = $s' \
+		"$LAYOUT/index.json" > "$BATS_TEST_TMPDIR/i.json"
+	mv "$BATS_TEST_TMPDIR/i.json" "$LAYOUT/index.json"
+}
+
 @test "a blob longer than its descriptor stops the unpack, and no bundle is left" {
 	local man
 	make_layout "$BATS_TEST_TMPDIR/l" "" "$(busybox_layer)"
 	# the layer's descriptor says one byte less than the blob holds
 	man=$(jq -r '.manifests[0].digest' "$LAYOUT/index.json" | cut -d: -f2)
 	jq '.layers[0].size -= 1' "$LAYOUT/blobs/sha256/$man" > "$BATS_TEST_TMPDIR/m.json"
-	read -r d s < <(blob "$BATS_TEST_TMPDIR/m.json")
-	jq --arg d "$d" --argjson s "$s" '.manifests[0].digest = $d | .manifests[0].size = $s' \
-		"$LAYOUT/index.json" > "$BATS_TEST_TMPDIR/i.json"
-	mv "$BATS_TEST_TMPDIR/i.json" "$LAYOUT/index.json"
+	point_index_at "$BATS_TEST_TMPDIR/m.json"
 	run "$SHIM_BIN" unpack "$LAYOUT" "$OUT"
 	assert_failure
 	assert_output_has "longer than the"
@@ -281,10 +288,7 @@ hello from the image"
 	read -r d s < <(blob "$BATS_TEST_TMPDIR/c.json")
 	jq --arg d "$d" --argjson s "$s" '.config.digest = $d | .config.size = $s' \
 		"$LAYOUT/blobs/sha256/$man" > "$BATS_TEST_TMPDIR/m.json"
-	read -r d s < <(blob "$BATS_TEST_TMPDIR/m.json")
-	jq --arg d "$d" --argjson s "$s" '.manifests[0].digest = $d | .manifests[0].size = $s' \
-		"$LAYOUT/index.json" > "$BATS_TEST_TMPDIR/i.json"
-	mv "$BATS_TEST_TMPDIR/i.json" "$LAYOUT/index.json"
+	point_index_at "$BATS_TEST_TMPDIR/m.json"
 	run "$SHIM_BIN" unpack "$LAYOUT" "$OUT"
 	assert_failure
 	assert_output_has "its uncompressed content has digest sha256:"
