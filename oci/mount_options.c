@@ -183,8 +183,12 @@ int mount_opts_parse(char *const *options, const char *where, struct mount_opts 
 
 int mount_opts_check_bind(const struct mount_opts *o, struct shim_error *err)
 {
-	if (!o->n_fs_params)
-		return 0;
-	return shim_fail(err, EINVAL, "%s.options[%u]: \"%s\" is no option of a bind mount",
-			 o->where, o->fs_param_index[0], o->fs_params[0]);
+	/* "key=value" is filesystem data, which the kernel ignores for a
+	 * bind (runc and crun pass it and mount); a bare word that is no
+	 * flag is a mistake */
+	for (unsigned int i = 0; i < o->n_fs_params; i++)
+		if (!strchr(o->fs_params[i], '='))
+			return shim_fail(err, EINVAL, "%s.options[%u]: \"%s\" is no option of a "
+					 "bind mount", o->where, o->fs_param_index[i], o->fs_params[i]);
+	return 0;
 }

@@ -62,7 +62,9 @@ const char *mount_option_known_name(size_t i);
 int mount_opts_parse(char *const *options, const char *where, struct mount_opts *out,
 		     struct shim_error *err);
 
-/* A bind mount takes no filesystem parameter: the first one, named. */
+/* A bind mount takes no filesystem parameter: "key=value" data is
+ * ignored (the kernel takes none for a bind, and runc passes it), the
+ * first bare word that is no flag refused, named. */
 int mount_opts_check_bind(const struct mount_opts *o, struct shim_error *err);
 
 #endif

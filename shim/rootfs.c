@@ -523,6 +523,9 @@ static int mount_one(int root_fd, const struct oci_mount *m, const struct fs_ctx
 		return shim_fail(err, 0, "type: missing (and no bind option)");
 	if (bind && mount_opts_check_bind(o, err) < 0)
 		return -1;
+	for (unsigned int i = 0; bind && i < o->n_fs_params; i++)
+		log_debug("%s.options[%u]: \"%s\" ignored: a bind mount takes no data", o->where,
+			  o->fs_param_index[i], o->fs_params[i]);
 	if (check_proc_destination(m, bind, err) < 0)
 		return -1;
 	if (o->idmap && !bind)

@@ -617,3 +617,16 @@ no_mount_ns() {
 	assert_output "0x8"
 	assert_nothing_left
 }
+
+@test "filesystem data on a bind mount is ignored and logged, as runc and crun mount it" {
+	mkdir -p "$BATS_TEST_TMPDIR/src"
+	echo bound > "$BATS_TEST_TMPDIR/src/f"
+	update_config --arg s "$BATS_TEST_TMPDIR/src" '.mounts += [{"destination": "/mnt",
+		"type": "bind", "source": $s, "options": ["rbind", "mode=755", "size=1k"]}] |
+		.process.args = ["cat", "/mnt/f"]'
+	run shim --debug run -b "$BUNDLE" c1
+	assert_success
+	assert_output_has bound
+	assert_output_has '.options[1]: \"mode=755\" ignored: a bind mount takes no data'
+	assert_nothing_left
+}

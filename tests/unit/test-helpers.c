@@ -183,12 +183,23 @@ TEST(recursive_mount_options_are_kept_apart)
 
 TEST(a_bind_mount_names_an_option_it_cannot_take)
 {
-	char *opts[] = { "bind", "ro", "size=1m", NULL };
+	char *opts[] = { "bind", "ro", "size=1m", "bogus", NULL };
 	struct mount_opts o;
 
 	CHECK(mount_opts_parse(opts, "mounts[4]", &o, &err) == 0);
 	CHECK(mount_opts_check_bind(&o, &err) == -1);
-	CHECK_STR(err.msg, "mounts[4].options[2]: \"size=1m\" is no option of a bind mount");
+	CHECK_STR(err.msg, "mounts[4].options[3]: \"bogus\" is no option of a bind mount");
+	return 0;
+}
+
+TEST(a_bind_mount_takes_filesystem_data_as_runc_does)
+{
+	char *opts[] = { "rbind", "mode=755", "size=1k", NULL };
+	struct mount_opts o;
+
+	CHECK(mount_opts_parse(opts, "mounts[4]", &o, &err) == 0);
+	CHECK(o.rbind && o.n_fs_params == 2);
+	CHECK(mount_opts_check_bind(&o, &err) == 0);
 	return 0;
 }
 
@@ -631,6 +642,7 @@ int main(void)
 	RUN(tmpcopyup_is_kept_with_its_index_and_is_no_fs_parameter);
 	RUN(recursive_mount_options_are_kept_apart);
 	RUN(a_bind_mount_names_an_option_it_cannot_take);
+	RUN(a_bind_mount_takes_filesystem_data_as_runc_does);
 	RUN(container_ids);
 	RUN(state_round_trips_with_private_fields);
 	RUN(a_state_copied_from_its_view_is_the_state_read_back_from_its_json);
