@@ -44,9 +44,16 @@ static bool owns_ns(const struct oci_spec *spec, enum oci_ns_type type, const ch
 
 static int check_key(const struct oci_spec *spec, const char *key, struct shim_error *err)
 {
-	if (strcmp(key, "kernel.hostname") == 0 || strcmp(key, "kernel.domainname") == 0)
-		return shim_fail(err, EPERM, "linux.sysctl.%s: refused: set %s in the config instead",
-				 key, key + strlen("kernel."));
+	/* as runc: the hostname field says it; domainname has a sysctl only */
+	if (strcmp(key, "kernel.hostname") == 0)
+		return shim_fail(err, EPERM, "linux.sysctl.%s: refused: set hostname in the config "
+				 "instead", key);
+	if (strcmp(key, "kernel.domainname") == 0) {
+		if (!owns_ns(spec, OCI_NS_UTS, "uts"))
+			return shim_fail(err, EPERM, "linux.sysctl.%s: needs a UTS namespace of the "
+					 "container's own (it would change the host's)", key);
+		return 0;
+	}
 	if (is_ipc_key(key)) {
 		if (!owns_ns(spec, OCI_NS_IPC, "ipc"))
 			return shim_fail(err, EPERM, "linux.sysctl.%s: needs an IPC namespace of the "

@@ -324,11 +324,27 @@ sysctl_refused() {
 	sysctl_refused kernel.pid_max 4242 "linux.sysctl.kernel.pid_max: not namespaced"
 }
 
-@test "kernel.hostname and kernel.domainname are refused for the config's fields" {
-	sysctl_refused kernel.domainname evil.example \
-		"linux.sysctl.kernel.domainname: refused: set domainname in the config instead"
+@test "kernel.hostname is refused for the config's field, as runc refuses it" {
 	sysctl_refused kernel.hostname evil \
 		"linux.sysctl.kernel.hostname: refused: set hostname in the config instead"
+}
+
+@test "kernel.domainname without a UTS namespace of its own leaves the host's" {
+	sysctl_refused kernel.domainname evil.example \
+		"linux.sysctl.kernel.domainname: needs a UTS namespace of the container's own" \
+		'del(.linux.namespaces[] | select(.type == "uts")) | del(.hostname)'
+}
+
+@test "kernel.domainname with a UTS namespace of its own is set inside, as runc and crun set it" {
+	local before
+	before=$(cat /proc/sys/kernel/domainname)
+	update_config '.linux.sysctl = {"kernel.domainname": "inside.example"} |
+		.process.args = ["cat", "/proc/sys/kernel/domainname"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	assert_output inside.example
+	[ "$(cat /proc/sys/kernel/domainname)" = "$before" ]
+	assert_nothing_left
 }
 
 @test "namespaced sysctls apply inside and leave the host's values" {
