@@ -193,6 +193,10 @@ static int feed_user_ns(int sync_fd, const struct bundle *b, pid_t pid, int pidf
 	}
 	if (bind_sources_send(pidfd, b->spec, b->path, prepared, sync_fd, err) < 0)
 		return -1;
+	/* its rlimits while it waits, still the host's root: in its user
+	 * namespace only the runtime's CAP_SYS_RESOURCE may raise them */
+	if (process_set_rlimits(pid, &b->spec->process, err) < 0)
+		return -1;
 	if (sync_send_continue(sync_fd, pid) < 0)
 		return shim_fail_errno(err, "telling the init its ID maps are written");
 	return 0;
@@ -219,8 +223,7 @@ static int after_clone(struct spawn *sp, const struct create_ctx *cc, int *maste
 	if (stage_state(cc, sp->pid, cc->recorded, &created, err) < 0)
 		return -1;
 	if (runtime_hooks(sp->runtime_sync, o, b, sp->pid, err) < 0 ||
-	    sync_await_ready(sp->runtime_sync, err) < 0 ||
-	    process_set_rlimits(sp->pid, &b->spec->process, err) < 0)
+	    sync_await_ready(sp->runtime_sync, err) < 0)
 		goto drop;
 	log_debug("init %d ready: its setup is done, it waits on exec.fifo", (int)sp->pid);
 	if (netdev_move_in(b->spec, sp->pid, cc->dir_fd, err) < 0)

@@ -630,3 +630,50 @@ no_mount_ns() {
 	assert_output_has '.options[1]: \"mode=755\" ignored: a bind mount takes no data'
 	assert_nothing_left
 }
+
+# The runtime as a container engine runs it in docker-in-docker, kind or a
+# CI runner: without CAP_SYS_RESOURCE.
+shim_without_sys_resource() {
+	run setpriv --bounding-set -sys_resource "$SHIM_BIN" --root "$ROOT" "$@"
+}
+
+@test "rlimits apply to a non-root process.user where the runtime lacks CAP_SYS_RESOURCE, as with runc" {
+	update_config '.process.user = {"uid": 1000, "gid": 1000} |
+		.process.rlimits = [{"type": "RLIMIT_NOFILE", "soft": 1024, "hard": 1024}] |
+		.process.args = ["sh", "-c", "ulimit -n; ulimit -Hn; id -u"]'
+	shim_without_sys_resource run -b "$BUNDLE" c1
+	assert_success
+	assert_output "1024
+1024
+1000"
+	assert_nothing_left
+}
+
+@test "rlimits apply in a new user namespace where the runtime lacks CAP_SYS_RESOURCE" {
+	update_config '.process.user = {"uid": 1000, "gid": 1000} |
+		.process.rlimits = [{"type": "RLIMIT_NOFILE", "soft": 1024, "hard": 1024}] |
+		.process.args = ["sh", "-c", "ulimit -n; id -u"] |
+		.linux.namespaces += [{"type": "user"}] |
+		.linux.uidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}] |
+		.linux.gidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}]'
+	chown -R 100000:100000 "$BUNDLE/rootfs"
+	# bats makes its folders 0700: the container's root must reach it
+	local d=$BUNDLE
+	while [ "$d" != / ]; do chmod a+x "$d"; d=$(dirname "$d"); done
+	shim_without_sys_resource run -b "$BUNDLE" c1
+	assert_success
+	assert_output "1024
+1000"
+	assert_nothing_left
+}
+
+@test "an rlimit the runtime may not raise fails create, named, leaving nothing" {
+	local hard
+	hard=$(setpriv --bounding-set -sys_resource sh -c 'ulimit -Hn')
+	update_config --argjson h "$((hard + 1))" '.process.user = {"uid": 1000, "gid": 1000} |
+		.process.rlimits = [{"type": "RLIMIT_NOFILE", "soft": 1024, "hard": $h}]'
+	shim_without_sys_resource run -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "process.rlimits[0]: setrlimit: operation not permitted"
+	assert_nothing_left
+}
