@@ -209,11 +209,6 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	if (process_set_cpus(c->spec->process.cpus_initial, c->spec->process.cpus_initial_mask,
 			     "process.execCPUAffinity.initial", err) < 0)
 		return -1;
-	/* while still root, before process.user (a runtime without
-	 * CAP_SYS_RESOURCE may set another user's limits no more); in a user
-	 * namespace the runtime set them while we waited for the ID maps */
-	if (!ns_has_user(c->spec) && process_set_rlimits(0, &c->spec->process, err) < 0)
-		return -1;
 	if (ns_has_user(c->spec) && init_enter_user_ns(c, err) < 0)
 		return -1;
 	if (rootfs_reachable(c, err) < 0)
@@ -269,6 +264,12 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 		return -1;
 	rootfs_anchors_release(&anchors);
 	if (process_set_oom_score_adj(&c->spec->process, err) < 0 || let_go(c, plan, err) < 0)
+		return -1;
+	/* once set up (a small RLIMIT_NOFILE or FSIZE would fail the mounts
+	 * or a copy-up), still root: a runtime without CAP_SYS_RESOURCE may
+	 * not set process.user's limits; in a user namespace the runtime set
+	 * them while we waited for the ID maps */
+	if (!ns_has_user(c->spec) && process_set_rlimits(0, &c->spec->process, err) < 0)
 		return -1;
 	return process_drop_privileges(&c->spec->process, plan, err);
 }

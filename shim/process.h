@@ -87,9 +87,9 @@ int process_set_mempolicy(const struct oci_memory_policy *m, struct shim_error *
 int process_set_cpus(const char *list, const unsigned long *mask, const char *field,
 		     struct shim_error *err);
 
-/* process.rlimits on pid (0: ourselves). The init sets its own first
- * thing, still root, or, in a user namespace, the runtime sets them while
- * it waits for its ID maps: never once it is process.user, whose limits a
+/* process.rlimits on pid (0: ourselves). The init sets its own once set
+ * up, still root, or, in a user namespace, the runtime sets them while it
+ * waits for its ID maps: never once it is process.user, whose limits a
  * runtime without CAP_SYS_RESOURCE may not set. A limit the kernel refuses
  * fails create, named. exec's child sets its own before its exec. */
 int process_set_rlimits(pid_t pid, const struct oci_process *p, struct shim_error *err);
