@@ -25,6 +25,7 @@
 #include "shim/cgroup_v1.h"
 #include "shim/bind_sources.h"
 #include "oci/cleanup.h"
+#include "oci/strv.h"
 #include "shim/clean_clone.h"
 #include "shim/clone.h"
 #include "shim/container.h"
@@ -156,6 +157,50 @@ static int runtime_hooks(int sync_fd, const struct create_opts *o, const struct 
 	return 0;
 }
 
+/* Socket activation's fds (3 up), then the --preserve-fds ones after
+ * them, must all be open. */
+static int check_passed_fds(const struct create_opts *o, struct shim_error *err)
+{
+	unsigned int first = 3 + o->listen_fds;
+
+	if (!o->listen_fds)
+		return fd_check_preserved(o->preserve_fds, err);
+	for (unsigned int fd = 3; fd < first + o->preserve_fds; fd++)
+		if (fcntl((int)fd, F_GETFD) < 0)
+			return fd < first
+				? shim_fail_errno(err, "LISTEN_FDS %u: fd %u is not open", o->listen_fds, fd)
+				: shim_fail_errno(err, "--preserve-fds %u: fd %u (preserved-fd %u) is not "
+						  "open", o->preserve_fds, fd, fd - 3);
+	return 0;
+}
+
+/* Socket activation: the container's process is told of its fds as
+ * runc tells it (LISTEN_FDS, and LISTEN_PID=1), what the config said of
+ * them replaced. */
+static int add_listen_env(struct oci_process *p, unsigned int n, struct shim_error *err)
+{
+	size_t len = strv_len(p->env), k = 0;
+	char **env = realloc(p->env, (len + 3) * sizeof(char *));
+
+	if (!env)
+		return shim_fail(err, ENOMEM, "process.env");
+	p->env = env;
+	for (size_t i = 0; i < len; i++) {
+		if (strncmp(env[i], "LISTEN_FDS=", 11) == 0 || strncmp(env[i], "LISTEN_PID=", 11) == 0)
+			free(env[i]);
+		else
+			env[k++] = env[i];
+	}
+	env[k] = NULL;
+	if (asprintf(&env[k], "LISTEN_FDS=%u", n) < 0) {
+		env[k] = NULL;
+		return shim_fail(err, ENOMEM, "process.env");
+	}
+	env[++k] = strdup("LISTEN_PID=1");
+	env[k + 1] = NULL;
+	return env[k] ? 0 : shim_fail(err, ENOMEM, "process.env");
+}
+
 static int check_supported(const struct create_opts *o, const struct bundle *b,
 			   struct shim_error *err)
 {
@@ -175,7 +220,7 @@ static int check_supported(const struct create_opts *o, const struct bundle *b,
 	if (ns_check_supported(b->spec, err) < 0 || sysctl_check(b->spec, err) < 0 ||
 	    lsm_check(&b->spec->process, b->spec->mount_label, err) < 0)
 		return -1;
-	return fd_check_preserved(o->preserve_fds, err);
+	return check_passed_fds(o, err);
 }
 
 /* The runtime's side of the init's setup, from its ID maps to its pty. */
@@ -364,7 +409,7 @@ static int spawn_init(const struct create_ctx *cc, int *pidfd, int *master, stru
 	struct init_ctx ctx = {
 		.spec = b->spec, .id = o->id, .rootfs = b->rootfs, .bundle = b->path,
 		.joins = &joins, .lock_fd = cc->lock_fd,
-		.preserve_fds = o->preserve_fds, .new_keyring = !o->no_new_keyring,
+		.preserve_fds = o->listen_fds + o->preserve_fds, .new_keyring = !o->no_new_keyring,
 		.no_pivot = o->no_pivot,
 		.fifo_fd = -1, .agent_fd = -1,
 		.cgroup_v1_rel = cgroup_v1_is_open(cc->v1) ? cc->v1->rel : NULL,
@@ -750,8 +795,12 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 		return -1;
 	log_debug("create %s: bundle %s, rootfs %s, %zu mounts, %zu namespaces", o->id, b.path,
 		  b.rootfs, b.spec->n_mounts, b.spec->n_namespaces);
-	if (check_supported(o, &b, err) < 0 || settle_joined_user_ns(b.spec, err) < 0)
+	if (check_supported(o, &b, err) < 0 || settle_joined_user_ns(b.spec, err) < 0 ||
+	    (o->listen_fds && add_listen_env(&b.spec->process, o->listen_fds, err) < 0))
 		goto fail;
+	if (o->listen_fds)
+		log_debug("socket activation: fds 3 to %u go to the container (LISTEN_FDS)",
+			  2 + o->listen_fds);
 	/* only without the host's root: --rootless true alone keeps the program */
 	if (rootless_unprivileged() && b.spec->resources.has_devices) {
 		log_debug("rootless: no device program (linux.resources.devices): the container's "

@@ -34,6 +34,8 @@ struct create_opts {
 	const char *console_socket;	/* --console-socket or NULL */
 	const char *pidfd_socket;	/* --pidfd-socket or NULL */
 	unsigned int preserve_fds;	/* --preserve-fds */
+	unsigned int listen_fds;	/* socket activation: fds 3.. (LISTEN_FDS), before the
+					 * preserved ones (shim/cmd/create.c) */
 	bool terminal_proxy;		/* `run` in the foreground: it copies the pty */
 	bool keep;			/* run --keep: not deleted once it exits */
 	bool no_new_keyring;		/* --no-new-keyring: keep the caller's session keyring */

@@ -1,12 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "shim/cmd/cmd.h"
 
 enum { OPT_PID_FILE = 256, OPT_CONSOLE_SOCKET, OPT_PRESERVE_FDS, OPT_PIDFD_SOCKET,
        OPT_NO_PIVOT, OPT_NO_NEW_KEYRING, OPT_KEEP };
+
+/* systemd socket activation, as runc: the LISTEN_FDS fds meant for us
+ * (LISTEN_PID is our PID; others' are not ours to take) go on to the
+ * container's process at the same numbers, 3 up, before the
+ * --preserve-fds ones; container.c sets LISTEN_FDS and LISTEN_PID=1 in
+ * its environment. */
+static int take_listen_fds(struct create_opts *o, struct shim_error *err)
+{
+	const char *fds = getenv("LISTEN_FDS"), *pid = getenv("LISTEN_PID");
+	char *end;
+	unsigned long n, p;
+
+	o->listen_fds = 0;
+	if (!fds || !pid)
+		return 0;
+	p = strtoul(pid, &end, 10);
+	if (!*pid || *end || p != (unsigned long)getpid())
+		return 0;
+	n = strtoul(fds, &end, 10);
+	if (!*fds || *end || n > 65536)
+		return shim_fail(err, EINVAL, "LISTEN_FDS: \"%s\" is not a count of fds", fds);
+	o->listen_fds = (unsigned int)n;
+	return 0;
+}
 
 int cmd_parse_create(const struct global_opts *g, int argc, char **argv, bool *detach,
 		     struct create_opts *o, struct shim_error *err)
@@ -71,7 +97,7 @@ int cmd_parse_create(const struct global_opts *g, int argc, char **argv, bool *d
 	if (optind != argc - 1)
 		return shim_fail(err, 0, "%s: needs exactly one container ID", argv[0]);
 	o->id = argv[optind];
-	return 0;
+	return take_listen_fds(o, err);
 }
 
 int cmd_create(const struct global_opts *g, int argc, char **argv, struct shim_error *err)

@@ -80,3 +80,44 @@ setup() {
 	assert_success
 	assert_output inside
 }
+
+# run through a shell that opens fd 3 and, with LISTEN_PID its own PID
+# (exec keeps it), becomes the runtime, as systemd starts a socket-activated
+# service. The caller's fd 4 stays (for --preserve-fds); others are closed.
+run_socket_activated() {
+	local pid=$1
+	shift
+	echo activated > "$BATS_TEST_TMPDIR/socket"
+	run bash -c 'for fd in 3 5 6 7 8 9; do eval "exec $fd>&-"; done
+		exec 3< "$0"
+		[ "$1" = self ] && export LISTEN_PID=$$ || export LISTEN_PID=$1
+		export LISTEN_FDS=1
+		shift
+		exec "$@"' "$BATS_TEST_TMPDIR/socket" "$pid" "$SHIM_BIN" --root "$ROOT" "$@"
+}
+
+@test "socket activation: LISTEN_FDS fds reach the process with LISTEN_FDS and LISTEN_PID=1, as runc" {
+	update_config '.process.args = ["sh", "-c",
+		"echo $LISTEN_FDS $LISTEN_PID; cat <&3; (: <&4) 2>/dev/null || echo no-4"]'
+	run_socket_activated self run -b "$BUNDLE" c1
+	assert_success
+	assert_output "$(printf '1 1\nactivated\nno-4')"
+	assert_nothing_left
+}
+
+@test "socket activation: fds meant for another PID are not taken" {
+	update_config '.process.args = ["sh", "-c", "echo ${LISTEN_FDS:-none}; (: <&3) 2>/dev/null || echo no-3"]'
+	run_socket_activated 1 run -b "$BUNDLE" c1
+	assert_success
+	assert_output "$(printf 'none\nno-3')"
+}
+
+@test "socket activation: --preserve-fds counts after the LISTEN_FDS fds, as runc" {
+	update_config '.process.args = ["sh", "-c", "cat <&3; cat <&4; (: <&5) 2>/dev/null || echo no-5"]'
+	echo preserved > "$BATS_TEST_TMPDIR/preserved"
+	exec 4< "$BATS_TEST_TMPDIR/preserved"
+	run_socket_activated self run --preserve-fds 1 -b "$BUNDLE" c1
+	exec 4<&-
+	assert_success
+	assert_output "$(printf 'activated\npreserved\nno-5')"
+}
