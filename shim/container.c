@@ -38,6 +38,7 @@
 #include "shim/lsm.h"
 #include "shim/namespaces.h"
 #include "shim/netdev.h"
+#include "shim/notify.h"
 #include "shim/pidfd.h"
 #include "shim/process.h"
 #include "shim/procfs.h"
@@ -752,6 +753,21 @@ static unsigned records_made(const struct create_ctx *cc)
 /* What create made, as container_load would find it, from what create
  * holds: the state folder, the cgroup, the init's pidfd (no PID looked up
  * again), and state.json as just written. */
+/* NOTIFY_SOCKET: the folder, mount and env of shim/notify.h, in the
+ * state folder by its real path (the init binds it by path). */
+static int prepare_notify(const struct create_opts *o, int dir_fd, struct oci_spec *spec,
+			  struct shim_error *err)
+{
+	_cleanup_free_ char *root = realpath(o->root, NULL);
+	char state_dir[PATH_MAX];
+
+	if (!root)
+		return shim_fail_errno(err, "NOTIFY_SOCKET: --root %s", o->root);
+	if (path_format(state_dir, sizeof(state_dir), err, "%s/%s", root, o->id) < 0)
+		return shim_error_wrap(err, "NOTIFY_SOCKET");
+	return notify_prepare(dir_fd, state_dir, spec, err);
+}
+
 static int hand_back(struct container *c, const struct create_ctx *cc, int *dir_fd,
 		     int *cgroup_fd, int *pidfd, struct shim_error *err)
 {
@@ -824,6 +840,8 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 	if (ns_has_user(b.spec) && fchown_to_ns_root(dir_fd, b.spec, err) < 0)
 		goto fail_remove;
 	log_debug("state folder %s/%s made and locked", o->root, o->id);
+	if (notify_asked() && prepare_notify(o, dir_fd, b.spec, err) < 0)
+		goto fail_remove;
 	if (o->systemd_cgroup) {
 		int r = make_systemd_cgroup(o, b.spec, &scope, &cgroup_fd, err);
 
@@ -1019,9 +1037,9 @@ static void post_hooks(const struct container *c, enum oci_hook_kind kind, const
 	bundle_release(&b);
 }
 
-int container_start(struct container *c, struct shim_error *err)
+int container_start(struct container *c, bool notify, struct shim_error *err)
 {
-	_cleanup_close_ int fifo = -1;
+	_cleanup_close_ int fifo = -1, notify_fd = -1;
 	unsigned events[2] = { 0, 0 };
 	int taken;
 
@@ -1031,6 +1049,9 @@ int container_start(struct container *c, struct shim_error *err)
 	    c->status == STATUS_CREATING)
 		return shim_fail(err, 0, "cannot start an already %s container",
 				 container_status_name(c->status));
+	/* listening before the container's process runs */
+	if (notify && notify_asked() && notify_listen(c->dir_fd, &notify_fd, err) < 0)
+		return -1;
 	/* Non-blocking, so an init that died first cannot hang us; its own
 	 * blocking open for writing returns as soon as this one exists. */
 	fifo = openat(c->dir_fd, STORE_FIFO, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
@@ -1052,6 +1073,8 @@ int container_start(struct container *c, struct shim_error *err)
 	c->status = STATUS_RUNNING;
 	if (c->state->has_poststart)
 		post_hooks(c, HOOK_POSTSTART, "running");
+	if (notify_fd >= 0)
+		return notify_until_ready(notify_fd, c->pidfd, c->state->pid, err);
 	return 0;
 }
 

@@ -87,7 +87,9 @@ void container_release(struct container *c);
 /* "created", "running", "paused", "stopped" */
 const char *container_status_name(enum container_status s);
 
-int container_start(struct container *c, struct shim_error *err);
+/* The init goes on to exec. With notify and NOTIFY_SOCKET given, the
+ * container's messages are passed on until READY (shim/notify.h). */
+int container_start(struct container *c, bool notify, struct shim_error *err);
 int container_kill(struct container *c, int sig, bool all, struct shim_error *err);
 
 /* Stopped, or created: removed. Running: an error unless force (SIGKILL,

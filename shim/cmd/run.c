@@ -21,7 +21,9 @@ int cmd_run(const struct global_opts *g, int argc, char **argv, struct shim_erro
 	o.terminal_proxy = !detach;
 	if (container_create(&o, &c, &master, err) < 0)
 		return -1;
-	if (container_start(&c, err) < 0) {
+	/* with a terminal copied in the foreground the pty must be read at
+	 * once: no wait for READY there */
+	if (container_start(&c, detach || master < 0, err) < 0) {
 		container_delete(g->root, &c, true, NULL);
 		container_release(&c);
 		return -1;

@@ -55,7 +55,7 @@ int cmd_start(const struct global_opts *g, int argc, char **argv, struct shim_er
 	if (cmd_no_flags(argc, argv, err) < 0 || cmd_one_id("start", argc, argv, &id, err) < 0 ||
 	    container_load(g->root, id, &c, err) < 0)
 		return -1;
-	r = container_start(&c, err);
+	r = container_start(&c, true, err);
 	container_release(&c);
 	return r < 0 ? -1 : 0;
 }

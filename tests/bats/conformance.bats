@@ -677,3 +677,62 @@ shim_without_sys_resource() {
 	assert_output_has "process.rlimits[0]: setrlimit: operation not permitted"
 	assert_nothing_left
 }
+
+# A caller's NOTIFY_SOCKET (what systemd gives a Type=notify unit): each
+# datagram it gets goes to $NOTIFY_LOG as a line; it stops after MAINPID=
+# or 60 s.
+start_notify_listener() {
+	NOTIFY_SOCK=$BATS_TEST_TMPDIR/notify.sock NOTIFY_LOG=$BATS_TEST_TMPDIR/notify.log
+	python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+s.settimeout(60)
+with open(sys.argv[2], "w") as out:
+    while True:
+        d = s.recv(4096).decode()
+        out.write(d.rstrip("\n") + "\n")
+        out.flush()
+        if d.startswith("MAINPID="):
+            break' "$NOTIFY_SOCK" "$NOTIFY_LOG" 3>&- &
+	NOTIFY_LISTENER=$!
+	retry 50 0.1 test -S "$NOTIFY_SOCK"
+	cp "$PAYLOAD/sd-notify" "$BUNDLE/rootfs/bin/"
+}
+
+@test "NOTIFY_SOCKET: run -d returns once the container says READY=1, its messages and MAINPID passed on" {
+	start_notify_listener
+	update_config '.process.args = ["sh", "-c",
+		"echo $NOTIFY_SOCKET > /dev/shm/env; sd-notify STATUS=starting; sleep 1; sd-notify READY=1; sleep 1000"]'
+	NOTIFY_SOCKET=$NOTIFY_SOCK shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	wait "$NOTIFY_LISTENER"
+	[ "$(cat "$NOTIFY_LOG")" = "$(printf 'STATUS=starting\nREADY=1\nMAINPID=%s' "$(shim state c1 | jq .pid)")" ]
+	run shim exec c1 cat /dev/shm/env
+	assert_output /run/notify/notify.sock
+	run shim delete -f c1
+	assert_nothing_left
+}
+
+@test "NOTIFY_SOCKET: create, then start waits for READY=1" {
+	start_notify_listener
+	update_config '.process.args = ["sh", "-c", "sd-notify READY=1; sleep 1000"]'
+	NOTIFY_SOCKET=$NOTIFY_SOCK shim_detached create -b "$BUNDLE" c1
+	assert_success
+	NOTIFY_SOCKET=$NOTIFY_SOCK run shim start c1
+	assert_success
+	wait "$NOTIFY_LISTENER"
+	[ "$(cat "$NOTIFY_LOG")" = "$(printf 'READY=1\nMAINPID=%s' "$(shim state c1 | jq .pid)")" ]
+	run shim delete -f c1
+	assert_nothing_left
+}
+
+@test "NOTIFY_SOCKET: start returns when the container exits without READY" {
+	start_notify_listener
+	update_config '.process.args = ["sh", "-c", "sd-notify STATUS=failing; exit 3"]'
+	NOTIFY_SOCKET=$NOTIFY_SOCK shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	retry 50 0.1 grep -q STATUS=failing "$NOTIFY_LOG"
+	kill "$NOTIFY_LISTENER"
+	run shim delete -f c1
+	assert_nothing_left
+}
