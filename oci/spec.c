@@ -373,7 +373,10 @@ static int parse_cpu_affinity(yajl_val proc, struct oci_process *p, struct shim_
 	return 0;
 }
 
-static int parse_process(yajl_val proc, struct oci_process *p, struct shim_error *err)
+/* user_optional: exec's process.json, where runc takes a missing user as
+ * uid 0, gid 0 (config.json must say it: runtime-spec requires it). */
+static int parse_process(yajl_val proc, struct oci_process *p, bool user_optional,
+			 struct shim_error *err)
 {
 	yajl_val user = NULL, rlimits = NULL, caps = NULL;
 	int r;
@@ -383,9 +386,9 @@ static int parse_process(yajl_val proc, struct oci_process *p, struct shim_error
 		return -1;
 	if ((r = json_get_object(proc, "user", "process", &user, err)) < 0)
 		return -1;
-	if (r == 1)
+	if (r == 1 && !user_optional)
 		return json_fail(err, "process.user", "missing");
-	if (parse_user(user, &p->user, err) < 0)
+	if (r == 0 && parse_user(user, &p->user, err) < 0)
 		return -1;
 	if ((r = json_get_strv(proc, "args", "process", &p->args, err)) < 0)
 		return -1;
@@ -777,7 +780,7 @@ static int parse_tree(yajl_val tree, struct oci_spec *s, struct shim_error *err)
 	if ((r = json_get_object(tree, "process", "", &proc, err)) < 0)
 		return -1;
 	s->has_process = r == 0;
-	if (proc && parse_process(proc, &s->process, err) < 0)
+	if (proc && parse_process(proc, &s->process, false, err) < 0)
 		return -1;
 	if (json_get_string(tree, "domainname", "", &s->domainname, err) < 0)
 		return -1;
@@ -862,7 +865,7 @@ int oci_process_parse(const char *json, size_t len, struct oci_process *p, struc
 	if (!YAJL_IS_OBJECT(tree))
 		shim_fail(err, 0, "the process must be a JSON object");
 	else
-		r = parse_process(tree, p, err);
+		r = parse_process(tree, p, true, err);
 	json_free(tree);
 	if (r < 0)
 		oci_process_release(p);

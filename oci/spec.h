@@ -179,7 +179,8 @@ struct oci_spec *oci_spec_parse(const char *json, size_t len, struct shim_error 
 void oci_spec_free(struct oci_spec *spec);
 
 /* A process object alone, as `exec --process FILE` takes it; errors name
- * "process.<field>". */
+ * "process.<field>". Without "user" it is uid 0, gid 0, as runc takes it
+ * (config.json's process must have one). */
 int oci_process_parse(const char *json, size_t len, struct oci_process *p, struct shim_error *err);
 void oci_process_release(struct oci_process *p);
 

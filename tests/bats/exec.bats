@@ -69,6 +69,14 @@ setup() {
 	assert_output "from file 42"
 }
 
+@test "exec --process without a user runs as uid 0, as runc (the spec does not require it there)" {
+	jq '.process | del(.user) | .args = ["sh", "-c", "id -u; id -g"]' \
+		"$BUNDLE/config.json" > "$BATS_TEST_TMPDIR/p.json"
+	run shim exec --process "$BATS_TEST_TMPDIR/p.json" c1
+	assert_success
+	assert_output "$(printf '0\n0')"
+}
+
 @test "exec -d --pid-file leaves the process running in the container" {
 	shim_detached exec -d --pid-file "$BATS_TEST_TMPDIR/pid" c1 sleep 500
 	assert_success
