@@ -132,6 +132,7 @@ static int parse_memory(yajl_val m, const char *path, struct oci_resources *r,
 		return -1;
 	if ((got = json_get_i64(m, "swap", where, JSON_RANGE(-1, INT64_MAX), &v, err)) < 0)
 		return -1;
+	r->memory_unlimited_alone = got == 1 && has_limit == 0 && limit < 0;
 	if (got == 1)
 		return 0;
 	/* v1's swap limit counts memory + swap; v2's counts swap alone. */
@@ -168,6 +169,7 @@ static int parse_cpu(yajl_val c, const char *path, struct oci_resources *r,
 	 * none ("max"); a quota of 0 with no period sets nothing (docker's
 	 * update sends both as 0 when it changes something else) */
 	has_period = got_period == 0 && period != 0;
+	r->cpu_period_alone = has_period && got_quota == 1;
 	if (!has_period)
 		period = DEFAULT_CPU_PERIOD;
 	if ((got_quota == 0 && quota != 0) || has_period) {
@@ -481,6 +483,23 @@ const struct cgroup_setting *oci_resources_find(const struct oci_resources *r, c
 		if (strcmp(r->settings[i].file, file) == 0)
 			return &r->settings[i];
 	return NULL;
+}
+
+int oci_resources_replace(struct oci_resources *r, const char *file, const char *value,
+			  struct shim_error *err)
+{
+	for (size_t i = r->n_settings; i-- > 0;) {
+		char *copy;
+
+		if (strcmp(r->settings[i].file, file) != 0)
+			continue;
+		if (!(copy = strdup(value)))
+			return shim_fail(err, ENOMEM, "%s", r->settings[i].json_path);
+		free(r->settings[i].value);
+		r->settings[i].value = copy;
+		return 0;
+	}
+	return shim_fail(err, ENOENT, "%s: not set", file);
 }
 
 static void free_settings(struct cgroup_setting *list, size_t n)

@@ -44,6 +44,11 @@ struct oci_resources {
 	bool has_devices;	/* devices given: replace the device program */
 	bool check_before_update;	/* memory.checkBeforeUpdate: `update` refuses a
 					 * memory limit below the current usage */
+	/* what `update` completes from the container's current limits, as
+	 * runc: a cpu period given without a quota (cpu.max keeps the
+	 * cgroup's quota), a memory limit of -1 without swap (swap unlimited
+	 * too) */
+	bool cpu_period_alone, memory_unlimited_alone;
 	struct device_rule *devices;
 	size_t n_devices;
 	/* cpu.shares and blockIO.weight as given (0: none), which cgroup v2
@@ -87,6 +92,10 @@ int oci_resources_parse_v1(yajl_val obj, const char *path, struct oci_resources 
 
 /* The setting for that file, or NULL. */
 const struct cgroup_setting *oci_resources_find(const struct oci_resources *r, const char *file);
+
+/* Give the last setting of file (one there is) a new value. */
+int oci_resources_replace(struct oci_resources *r, const char *file, const char *value,
+			  struct shim_error *err);
 
 void oci_resources_release(struct oci_resources *r);
 

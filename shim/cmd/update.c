@@ -124,6 +124,29 @@ static int check_before_update(int cgroup_fd, const struct oci_resources *r,
 	return 0;
 }
 
+/* update starts from the container's current limits, as runc's does: a
+ * cpu period alone keeps the quota cpu.max has; a memory limit of -1
+ * alone lifts the swap limit too (where the cgroup has one). */
+static int from_current(int cgroup_fd, struct oci_resources *r, struct shim_error *err)
+{
+	const struct cgroup_setting *max = oci_resources_find(r, "cpu.max");
+	char now[64], text[64];
+	const char *period = max ? strchr(max->value, ' ') : NULL;
+
+	if (r->cpu_period_alone && period &&
+	    cgroup_read(cgroup_fd, "cpu.max", now, sizeof(now), NULL) == 0 &&
+	    strncmp(now, "max", 3) != 0 && strchr(now, ' ')) {
+		*strchr(now, ' ') = '\0';
+		snprintf(text, sizeof(text), "%s%s", now, period);
+		if (oci_resources_replace(r, "cpu.max", text, err) < 0)
+			return -1;
+	}
+	if (r->memory_unlimited_alone && !oci_resources_find(r, "memory.swap.max") &&
+	    faccessat(cgroup_fd, "memory.swap.max", F_OK, 0) == 0)
+		return oci_resources_add(r, "memory.swap.max", "max", "linux.resources.memory", err);
+	return 0;
+}
+
 /* With the systemd driver, the unit's properties change first, as runc
  * does: a daemon-reload would otherwise put the old limits back. */
 static int update_unit(const struct container *c, const struct oci_resources *r,
@@ -160,7 +183,8 @@ int cmd_update(const struct global_opts *g, int argc, char **argv, struct shim_e
 			     ? cgroup_v1_apply(&c.v1, &r, err) : -1;
 	else if (c.cgroup_fd < 0)
 		shim_fail(err, 0, "update: container %s has no cgroup (limits need one)", id);
-	else if (check_before_update(c.cgroup_fd, &r, err) == 0 && update_unit(&c, &r, err) == 0)
+	else if (check_before_update(c.cgroup_fd, &r, err) == 0 &&
+		 from_current(c.cgroup_fd, &r, err) == 0 && update_unit(&c, &r, err) == 0)
 		rc = cgroup_apply(c.cgroup_fd, c.state->cgroup_path, &r, err);
 	container_release(&c);
 	oci_resources_release(&r);

@@ -130,6 +130,27 @@ start_sleeper() {
 	[ "$(cat $CG/c1/cpu.max)" = "20000 100000" ]
 }
 
+@test "update starts from the current limits: --cpu-period alone keeps the quota, as runc" {
+	start_sleeper '.linux.resources.cpu = {"quota": 50000, "period": 100000}'
+	shim update --cpu-period 200000 c1
+	[ "$(cat $CG/c1/cpu.max)" = "50000 200000" ]
+	# no quota to keep: the period alone
+	shim update --cpu-quota -1 c1
+	shim update --cpu-period 300000 c1
+	[ "$(cat $CG/c1/cpu.max)" = "max 300000" ]
+}
+
+@test "update --memory -1 without --memory-swap lifts the swap limit too, as runc" {
+	[ -e $CG/cgroup.subtree_control ] && grep -qw memory $CG/cgroup.subtree_control ||
+		skip "needs the memory controller"
+	start_sleeper '.linux.resources.memory = {"limit": 67108864, "swap": 134217728}'
+	[ -e $CG/c1/memory.swap.max ] || skip "needs swap accounting (memory.swap.max)"
+	[ "$(cat $CG/c1/memory.swap.max)" = 67108864 ]
+	shim update --memory -1 c1
+	[ "$(cat $CG/c1/memory.max)" = max ]
+	[ "$(cat $CG/c1/memory.swap.max)" = max ]
+}
+
 @test "update --resources reads a LinuxResources file, or stdin with -" {
 	start_sleeper
 	echo '{"pids": {"limit": 5}, "unified": {"memory.high": "50000000"}}' > "$BATS_TEST_TMPDIR/r.json"
