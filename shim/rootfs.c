@@ -646,6 +646,19 @@ static int make_listed_device(int root_fd, const struct oci_device *d, struct sh
 
 /* A /dev mount asked read-only: now that its nodes, links and the mount
  * points below it are made. */
+/* An empty file at /dev/console, unless something is there already. */
+static int make_console_target(int dev, struct shim_error *err)
+{
+	int fd = openat(dev, "console", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY |
+			O_CLOEXEC, 0600);
+
+	if (fd < 0 && errno != EEXIST)
+		return shim_fail_errno(err, "creating /dev/console");
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
 static int dev_finish(int root_fd, const struct oci_spec *spec, struct shim_error *err)
 {
 	_cleanup_close_ int dev = -1;
@@ -657,7 +670,13 @@ static int dev_finish(int root_fd, const struct oci_spec *spec, struct shim_erro
 		if (m->bind || !((m->opts.attr_set | m->opts.rattr_set) & MOUNT_ATTR_RDONLY))
 			return 0;
 		dev = rootfs_open(root_fd, "/dev", O_PATH | O_DIRECTORY, err);
-		if (dev < 0 || mount_set_attrs(dev, "", MOUNT_ATTR_RDONLY, 0, false, err) < 0)
+		if (dev < 0)
+			return shim_error_wrap(err, "mounts[%zu] (/dev): making it read-only", i);
+		/* the pty is bound on /dev/console later (shim/terminal.c):
+		 * its target made while /dev may still be written */
+		if (spec->process.terminal && make_console_target(dev, err) < 0)
+			return shim_error_wrap(err, "mounts[%zu] (/dev)", i);
+		if (mount_set_attrs(dev, "", MOUNT_ATTR_RDONLY, 0, false, err) < 0)
 			return shim_error_wrap(err, "mounts[%zu] (/dev): making it read-only", i);
 		return 0;
 	}

@@ -80,3 +80,13 @@ start_receiver() {
 	assert_failure
 	assert_output_has "exec: --tty with --detach needs --console-socket"
 }
+
+@test "a read-only /dev takes the pty on /dev/console, as runc" {
+	update_config '(.mounts[] | select(.destination == "/dev")).options += ["ro"] |
+		.process.args = ["sh", "-c", "stat -c %t:%T /dev/console; touch /dev/x 2>&1 || true"]'
+	run shim run -b "$BUNDLE" c1 < /dev/null
+	assert_success
+	[[ "$output" == 88:* ]] || { show_run; false; }
+	assert_output_has "Read-only file system"
+	assert_nothing_left
+}
