@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * runtime_bench [-t TURN] [-i] ROOT BUNDLE RUNS RUNTIME...: RUNS sequential
+ * runtime_bench [-t TURN] [-i] [-e ID] ROOT BUNDLE RUNS RUNTIME...: RUNS sequential
  * `RUNTIME --root ROOT run -b BUNDLE bench-K-N` of each RUNTIME (create +
  * start + wait + delete in one command, for runc, crun and shim alike),
  * stdio on /dev/null, the runtimes taking turns of TURN runs each (default
@@ -13,6 +13,10 @@
  *
  * A RUNTIME named "floor" (tests/bench/floor.c) is run as
  * `floor BUNDLE/rootfs /bin/true`.
+ *
+ * With -e ID each run is instead `RUNTIME --root ROOT exec ID /bin/true`,
+ * in a container the caller started in ROOT (BUNDLE is then unused): exec
+ * of each runtime into the same container.
  *
  * With -i each run is instead `RUNTIME --root ROOT create -b BUNDLE bad/id`,
  * which a runtime refuses at the id, before any work: what is timed is its
@@ -94,6 +98,7 @@ static int is_floor(const char *path)
 }
 
 static int refused_at_id;	/* -i */
+static char *exec_into;		/* -e ID */
 
 static void show_failure(const struct runtime *r, int i, int status)
 {
@@ -112,13 +117,15 @@ static void time_run(struct runtime *r, int k, int i, char *root, char *bundle, 
 	char *cmd[] = { r->path, "--root", root, "run", "-b", bundle, id, NULL };
 	char *refused[] = { r->path, "--root", root, "create", "-b", bundle, "bad/id", NULL };
 	char *floor_cmd[] = { r->path, rootfs, "/bin/true", NULL };
+	char *exec_cmd[] = { r->path, "--root", root, "exec", exec_into, "/bin/true", NULL };
 	long rss = 0;
 	int status;
 
 	snprintf(id, sizeof(id), "bench-%d-%d", k, i);
 	if (run_stderr >= 0 && (ftruncate(run_stderr, 0) < 0 || lseek(run_stderr, 0, SEEK_SET) < 0))
 		run_stderr = -1;
-	status = one_run(refused_at_id ? refused : is_floor(r->path) ? floor_cmd : cmd, &r->t[i], &rss);
+	status = one_run(refused_at_id ? refused : exec_into ? exec_cmd
+				   : is_floor(r->path) ? floor_cmd : cmd, &r->t[i], &rss);
 	if (refused_at_id ? status <= 0 || status >= 126 : status != 0) {
 		r->failed++;
 		show_failure(r, i, status);
@@ -153,9 +160,13 @@ int main(int argc, char **argv)
 		refused_at_id = 1;
 		argc--, argv++;
 	}
+	if (argc > 2 && strcmp(argv[1], "-e") == 0) {
+		exec_into = argv[2];
+		argc -= 2, argv += 2;
+	}
 	n = argc - 4;
 	if (argc < 5 || n > 8 || (runs = atoi(argv[3])) < 1 || turn < 1) {
-		fprintf(stderr, "usage: runtime_bench [-t TURN] [-i] ROOT BUNDLE RUNS RUNTIME...\n");
+		fprintf(stderr, "usage: runtime_bench [-t TURN] [-i] [-e ID] ROOT BUNDLE RUNS RUNTIME...\n");
 		return 2;
 	}
 	for (int k = 0; k < n; k++) {
