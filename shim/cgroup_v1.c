@@ -456,22 +456,39 @@ bool cgroup_v1_is_open(const struct cgroup_v1 *cg)
 	return cg->fd[V1_DEVICES] >= 0;
 }
 
-/* Whether the devices folder at rel was there before create made it. */
-static bool devices_folder_exists(const char *rel)
+/* Whether the folder of hierarchy c at rel was there before create
+ * made it. */
+static bool folder_exists(enum cgroup_v1_ctrl c, const char *rel)
 {
 	char path[PATH_MAX];
 
-	return path_format(path, sizeof(path), NULL, "%s/%s%s", CGROUP_V1_ROOT,
-			   hierarchy[V1_DEVICES], rel) == 0 &&
+	return path_format(path, sizeof(path), NULL, "%s/%s%s", CGROUP_V1_ROOT, hierarchy[c],
+			   rel) == 0 &&
 	       access(path, F_OK) == 0;
+}
+
+static int destroy_one(enum cgroup_v1_ctrl c, const char *rel, struct shim_error *err);
+
+/* After a refusal: the folders create made go, those that were there
+ * before (another's, a frozen one) stay. */
+static void destroy_made(const char *rel, const bool *existed)
+{
+	/* the freezer first: what it holds must thaw to die */
+	if (mounted(V1_FREEZER) && !existed[V1_FREEZER])
+		destroy_one(V1_FREEZER, rel, NULL);
+	for (int c = 0; c < V1_N; c++)
+		if (c != V1_FREEZER && mounted(c) && !existed[c])
+			destroy_one((enum cgroup_v1_ctrl)c, rel, NULL);
 }
 
 int cgroup_v1_create(const char *rel, const struct oci_resources *r, struct cgroup_v1 *cg,
 		     struct shim_error *err)
 {
 	_cleanup_free_ char *procs = NULL;
-	bool existed = devices_folder_exists(rel);
+	bool existed[V1_N];
 
+	for (int c = 0; c < V1_N; c++)
+		existed[c] = mounted(c) && folder_exists((enum cgroup_v1_ctrl)c, rel);
 	cgroup_v1_init(cg);
 	snprintf(cg->rel, sizeof(cg->rel), "%s", rel);
 	for (int c = 0; c < V1_N; c++)
@@ -491,9 +508,10 @@ int cgroup_v1_create(const char *rel, const struct oci_resources *r, struct cgro
 		shim_fail(err, EBUSY, "linux.cgroupsPath: container's cgroup unexpectedly frozen: "
 			  "freezer.state of %s/freezer%s is not THAWED (thaw it first)",
 			  CGROUP_V1_ROOT, rel);
-		if (existed)
-			goto keep;
-		goto fail;
+		/* a frozen folder create did not make is not its to remove */
+		cgroup_v1_close(cg);
+		destroy_made(rel, existed);
+		return -1;
 	}
 	if (cgroup_v1_apply(cg, r, err) < 0)
 		goto fail;

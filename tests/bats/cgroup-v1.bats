@@ -210,6 +210,28 @@ head: /dev/k: Operation not permitted"
 	assert_nothing_left
 }
 
+@test "cgroup v1: a frozen cgroup that was there is refused and left as it was, as runc" {
+	setup_bundle true
+	local cg=pre-frozen-$$ h state left=no
+	mkdir /sys/fs/cgroup/freezer/$cg
+	echo FROZEN > /sys/fs/cgroup/freezer/$cg/freezer.state
+	update_config --arg p "/$cg" '.linux.cgroupsPath = $p'
+	run timeout 60 "$SHIM_BIN" --root "$ROOT" run -d -b "$BUNDLE" c1 < /dev/null 3>&-
+	state=$(cat /sys/fs/cgroup/freezer/$cg/freezer.state 2>&1 || true)
+	# the folders it made in the other hierarchies are gone
+	for h in /sys/fs/cgroup/*/; do
+		[ "$h" = /sys/fs/cgroup/freezer/ ] || [ ! -e "$h$cg" ] || { left="$h$cg"; rmdir "$h$cg"; }
+	done
+	[ ! -d /sys/fs/cgroup/freezer/$cg ] || {
+		echo THAWED > /sys/fs/cgroup/freezer/$cg/freezer.state; rmdir /sys/fs/cgroup/freezer/$cg; }
+	[ "$status" -ne 124 ] || { echo "run -d hung"; false; }
+	assert_failure
+	assert_output_has "linux.cgroupsPath: container's cgroup unexpectedly frozen"
+	[ "$state" = FROZEN ] || { echo "the frozen folder is gone or thawed: $state"; false; }
+	[ "$left" = no ] || { echo "left: $left"; false; }
+	assert_nothing_left
+}
+
 @test "cgroup v1: delete of a paused container thaws and removes it" {
 	setup_bundle sleep 1000
 	shim_detached run -d -b "$BUNDLE" c1
