@@ -18,6 +18,7 @@
 struct oci_update_flags {
 	const char *memory, *memory_swap, *memory_reservation;
 	const char *cpu_shares, *cpu_quota, *cpu_period, *cpuset_cpus, *cpuset_mems;
+	const char *cpu_rt_period, *cpu_rt_runtime;	/* cgroup v1 only, as runc */
 	const char *pids_limit, *blkio_weight;
 };
 

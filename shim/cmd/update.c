@@ -25,7 +25,7 @@
 #define MAX_RESOURCES_JSON (1 << 20)
 
 enum flag { F_RESOURCES = 1, F_MEMORY, F_SWAP, F_RESERVATION, F_SHARES, F_QUOTA, F_PERIOD,
-	    F_CPUS, F_MEMS, F_PIDS, F_BLKIO, F_COUNT };
+	    F_RT_PERIOD, F_RT_RUNTIME, F_CPUS, F_MEMS, F_PIDS, F_BLKIO, F_COUNT };
 
 static const struct option opts[] = {
 	{ "resources", required_argument, NULL, F_RESOURCES },
@@ -36,6 +36,8 @@ static const struct option opts[] = {
 	{ "cpu-shares", required_argument, NULL, F_SHARES },
 	{ "cpu-quota", required_argument, NULL, F_QUOTA },
 	{ "cpu-period", required_argument, NULL, F_PERIOD },
+	{ "cpu-rt-period", required_argument, NULL, F_RT_PERIOD },
+	{ "cpu-rt-runtime", required_argument, NULL, F_RT_RUNTIME },
 	{ "cpuset-cpus", required_argument, NULL, F_CPUS },
 	{ "cpuset-mems", required_argument, NULL, F_MEMS },
 	{ "pids-limit", required_argument, NULL, F_PIDS },
@@ -53,6 +55,8 @@ static const char **flag_field(struct oci_update_flags *f, int flag)
 	case F_SHARES: return &f->cpu_shares;
 	case F_QUOTA: return &f->cpu_quota;
 	case F_PERIOD: return &f->cpu_period;
+	case F_RT_PERIOD: return &f->cpu_rt_period;
+	case F_RT_RUNTIME: return &f->cpu_rt_runtime;
 	case F_CPUS: return &f->cpuset_cpus;
 	case F_MEMS: return &f->cpuset_mems;
 	case F_PIDS: return &f->pids_limit;

@@ -318,3 +318,17 @@ head: /dev/k: Operation not permitted"
 	assert_output_has "linux.resources.unified.memory.high: not supported on a cgroup v1 host"
 	assert_nothing_left
 }
+
+@test "cgroup v1: update --cpu-rt-period and --cpu-rt-runtime write the real-time files, as runc" {
+	setup_bundle sleep 1000
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	local cpu
+	cpu=$(dirname "$(ls -d /sys/fs/cgroup/cpu*/c1/cpu.shares | head -n 1)")
+	[ -e "$cpu/cpu.rt_period_us" ] || skip "no real-time group scheduling (CONFIG_RT_GROUP_SCHED)"
+	shim update --cpu-rt-period 900000 --cpu-rt-runtime 1000 c1
+	[ "$(cat "$cpu/cpu.rt_period_us")" = 900000 ]
+	[ "$(cat "$cpu/cpu.rt_runtime_us")" = 1000 ]
+	run shim delete -f c1
+	assert_nothing_left
+}

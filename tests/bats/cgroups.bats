@@ -377,3 +377,10 @@ $pid sleep" ]
 	assert_output_has 'linux.cgroupsPath: "system.slice:shim:c1" is a systemd slice:prefix:name, which needs --systemd-cgroup'
 	assert_nothing_left
 }
+
+@test "update --cpu-rt-period is refused on cgroup v2, by its path" {
+	start_sleeper
+	run shim update --cpu-rt-period 900000 c1
+	assert_failure
+	assert_output_has "realtimePeriod"
+}
