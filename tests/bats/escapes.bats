@@ -70,6 +70,17 @@ thief_found_nothing() {
 	teardown_escape
 }
 
+@test "without close_range, a container with CAP_SYS_PTRACE finds no runtime fd in exec's processes" {
+	local i
+	start_fd_thief
+	for i in $(seq 10); do
+		run "$PAYLOAD/no-syscall" close_range "$SHIM_BIN" --root "$ROOT" exec thief sh -c 'true'
+		assert_success
+	done
+	thief_found_nothing
+	teardown_escape
+}
+
 @test "a container with CAP_SYS_PTRACE finds no way out in 10 inits joining its PID namespace" {
 	local i pid joiner=$BATS_TEST_TMPDIR/joiner
 	# staged only on cgroup v2 (docs/design.md, threat model)

@@ -40,6 +40,14 @@ setup() {
 	assert_output "$(printf '0\n1\n2')"
 }
 
+@test "without close_range the exec'd process still holds only fds 0, 1 and 2" {
+	# the helper that clones it and the process itself list their fds
+	with_fds "3 5 7" "$PAYLOAD/no-syscall" close_range "$SHIM_BIN" --root "$ROOT" exec c1 \
+		sh -c 'ls /proc/$$/fd; true'
+	assert_success
+	assert_output "$(printf '0\n1\n2')"
+}
+
 @test "exec --preserve-fds 1 passes fd 3 and nothing above" {
 	with_fds "3 4" "$SHIM_BIN" --root "$ROOT" exec --preserve-fds 1 c1 sh -c 'ls /proc/$$/fd; true'
 	assert_success
