@@ -244,8 +244,18 @@ static int write_cpu(const struct cgroup_v1 *cg, const struct oci_resources *r,
 	if (!max)
 		return 0;
 	sscanf(max->value, "%31s %31s", quota, period);
-	if (write_at(cg, V1_CPU, "cpu.cfs_period_us", period, max->json_path, err) < 0)
-		return -1;
+	/* the period first, as runc; where the kernel refuses it (EINVAL: the
+	 * old quota over the new period is more than a parent's quota allows)
+	 * and a quota comes too, the quota first, then the period again */
+	if (write_at(cg, V1_CPU, "cpu.cfs_period_us", period, max->json_path, err) < 0) {
+		if (err->errnum != EINVAL || r->cpu_period_alone ||
+		    write_at(cg, V1_CPU, "cpu.cfs_quota_us", v1_value(quota), max->json_path, err) < 0)
+			return -1;
+		return write_at(cg, V1_CPU, "cpu.cfs_period_us", period, max->json_path, err);
+	}
+	/* a period alone keeps the quota the folder has (update, as runc) */
+	if (r->cpu_period_alone)
+		return 0;
 	return write_at(cg, V1_CPU, "cpu.cfs_quota_us", v1_value(quota), max->json_path, err);
 }
 

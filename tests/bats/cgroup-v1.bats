@@ -332,3 +332,40 @@ head: /dev/k: Operation not permitted"
 	run shim delete -f c1
 	assert_nothing_left
 }
+
+@test "cgroup v1: update below a parent with a CPU quota writes quota and period in an order the kernel takes" {
+	setup_bundle sleep 1000
+	local parent=quota-$$ cpu h
+	cpu=$(dirname "$(ls -d /sys/fs/cgroup/cpu*/cpu.shares | head -n 1)")
+	mkdir "$cpu/$parent"
+	echo 100000 > "$cpu/$parent/cpu.cfs_period_us"
+	echo 50000 > "$cpu/$parent/cpu.cfs_quota_us"
+	update_config --arg p "/$parent/c1" '.linux.cgroupsPath = $p |
+		.linux.resources.cpu = {"quota": 50000, "period": 100000}'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	# period first would be refused: the old quota over the new period is
+	# more than the parent allows
+	run shim update --cpu-quota 25000 --cpu-period 50000 c1
+	local q p
+	q=$(cat "$cpu/$parent/c1/cpu.cfs_quota_us") p=$(cat "$cpu/$parent/c1/cpu.cfs_period_us")
+	shim delete -f c1
+	# the parent folders create made in the other hierarchies, and ours
+	for h in /sys/fs/cgroup/*/; do [ ! -d "$h$parent" ] || rmdir "$h$parent"; done
+	assert_success
+	[ "$q $p" = "25000 50000" ]
+	assert_nothing_left
+}
+
+@test "cgroup v1: update --cpu-period alone keeps the quota, as runc" {
+	setup_bundle sleep 1000
+	update_config '.linux.resources.cpu = {"quota": 50000, "period": 100000}'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	local cpu
+	cpu=$(dirname "$(ls -d /sys/fs/cgroup/cpu*/c1/cpu.shares | head -n 1)")
+	shim update --cpu-period 200000 c1
+	[ "$(cat "$cpu/cpu.cfs_quota_us") $(cat "$cpu/cpu.cfs_period_us")" = "50000 200000" ]
+	run shim delete -f c1
+	assert_nothing_left
+}
