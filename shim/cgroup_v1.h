@@ -111,6 +111,12 @@ int cgroup_v1_destroy(const char *rel, struct shim_error *err);
  * out (shim/cgroup_v1_mount.c). The caller makes it read-only after. */
 int cgroup_v1_mount_in(int target, const char *rel, struct shim_error *err);
 
+/* For a staged init (shim/rootfs.h rootfs_stage), in the helper while the
+ * host's tree is there: each hierarchy's folder rel cloned as a detached
+ * tree and the links read, kept in this process's memory (the init, cloned
+ * from it, has them), so that cgroup_v1_mount_in binds those. */
+int cgroup_v1_mount_stage(const char *rel, struct shim_error *err);
+
 /* The v1 rule text for r ("c 1:3 rwm", "a *:* rwm"), in line (size 48). */
 void cgroup_v1_device_rule(const struct device_rule *r, char *line, size_t size);
 

@@ -305,16 +305,17 @@ static bool init_born_clean(const struct ns_join *joins)
 /* A joining init whose rootfs can be staged (shim/rootfs.h): a mount
  * namespace of its own, and nothing else of the host's tree needed while
  * it sets up: no user namespace (a fresh proc there needs the host's to be
- * visible), cgroup v2 (v1 binds the host's folders), no createContainer
- * hooks (their paths are the host's), no --no-pivot. Elsewhere it still
- * sets up in a copy of the host's tree (docs/design.md, threat model). */
+ * visible), cgroup v2 or the container's v1 folders (staged as detached
+ * trees too), no createContainer hooks (their paths are the host's), no
+ * --no-pivot. Elsewhere it still sets up in a copy of the host's tree
+ * (docs/design.md, threat model). */
 static bool init_staged(const struct bundle *b, const struct ns_join *joins,
 			const struct init_ctx *ctx)
 {
 	const struct oci_spec *s = b->spec;
 
 	return joins->fd[OCI_NS_PID] >= 0 && (ns_clone_flags(s) & CLONE_NEWNS) &&
-	       !ns_has_user(s) && !ctx->cgroup_v1_rel && !ctx->no_pivot && cgroup2_mounted() &&
+	       !ns_has_user(s) && !ctx->no_pivot && (cgroup2_mounted() || ctx->cgroup_v1_rel) &&
 	       !hooks_any(&s->hooks, HOOK_CREATE_CONTAINER);
 }
 
@@ -331,6 +332,8 @@ static int stage_rootfs(struct init_ctx *c, struct shim_error *err)
 		for (size_t i = 0; i < n; i++)
 			c->prepared[i] = -1;
 	}
+	if (c->cgroup_v1_rel && cgroup_v1_mount_stage(c->cgroup_v1_rel, err) < 0)
+		return -1;
 	return rootfs_stage(c->spec, c->rootfs, c->bundle, c->prepared, err);
 }
 
