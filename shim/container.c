@@ -5,7 +5,6 @@
 #include <limits.h>
 #include <poll.h>
 #include <pwd.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +25,7 @@
 #include "shim/bind_sources.h"
 #include "oci/cleanup.h"
 #include "oci/strv.h"
-#include "shim/clean_clone.h"
+#include "shim/init_clone.h"
 #include "shim/clone.h"
 #include "shim/container.h"
 #include "shim/fd.h"
@@ -158,23 +157,6 @@ static int runtime_hooks(int sync_fd, const struct create_opts *o, const struct 
 	return 0;
 }
 
-/* Socket activation's fds (3 up), then the --preserve-fds ones after
- * them, must all be open. */
-static int check_passed_fds(const struct create_opts *o, struct shim_error *err)
-{
-	unsigned int first = 3 + o->listen_fds;
-
-	if (!o->listen_fds)
-		return fd_check_preserved(o->preserve_fds, err);
-	for (unsigned int fd = 3; fd < first + o->preserve_fds; fd++)
-		if (fcntl((int)fd, F_GETFD) < 0)
-			return fd < first
-				? shim_fail_errno(err, "LISTEN_FDS %u: fd %u is not open", o->listen_fds, fd)
-				: shim_fail_errno(err, "--preserve-fds %u: fd %u (preserved-fd %u) is not "
-						  "open", o->preserve_fds, fd, fd - 3);
-	return 0;
-}
-
 /* Socket activation: the container's process is told of its fds as
  * runc tells it (LISTEN_FDS, and LISTEN_PID=1), what the config said of
  * them replaced. */
@@ -221,7 +203,7 @@ static int check_supported(const struct create_opts *o, const struct bundle *b,
 	if (ns_check_supported(b->spec, err) < 0 || sysctl_check(b->spec, err) < 0 ||
 	    lsm_check(&b->spec->process, b->spec->mount_label, err) < 0)
 		return -1;
-	return check_passed_fds(o, err);
+	return fd_check_passed(o->listen_fds, o->preserve_fds, err);
 }
 
 /* The runtime's side of the init's setup, from its ID maps to its pty. */
@@ -293,115 +275,6 @@ static int connect_agent(const struct oci_spec *s, int *fd, struct shim_error *e
 	return *fd < 0 ? -1 : 0;
 }
 
-/* An init that joins a PID namespace by path (a Kubernetes pod's shared
- * one) is seen there from its first instant by the processes of the
- * containers it shares it with: it must be born clean (shim/clean_clone.h)
- * instead, and a helper joins the namespaces the config names by path. */
-static bool init_born_clean(const struct ns_join *joins)
-{
-	return joins->fd[OCI_NS_PID] >= 0 || joins->fd[OCI_NS_USER] >= 0;
-}
-
-/* A joining init whose rootfs can be staged (shim/rootfs.h): a mount
- * namespace of its own, and nothing else of the host's tree needed while
- * it sets up: no user namespace (a fresh proc there needs the host's to be
- * visible), cgroup v2 or the container's v1 folders (staged as detached
- * trees too), no createContainer hooks (their paths are the host's), no
- * --no-pivot. Elsewhere it still sets up in a copy of the host's tree
- * (docs/design.md, threat model). */
-static bool init_staged(const struct bundle *b, const struct ns_join *joins,
-			const struct init_ctx *ctx)
-{
-	const struct oci_spec *s = b->spec;
-
-	return joins->fd[OCI_NS_PID] >= 0 && (ns_clone_flags(s) & CLONE_NEWNS) &&
-	       !ns_has_user(s) && !ctx->no_pivot && (cgroup2_mounted() || ctx->cgroup_v1_rel) &&
-	       !hooks_any(&s->hooks, HOOK_CREATE_CONTAINER);
-}
-
-/* In the helper, for a staged init: every bind source cloned, then the
- * rootfs made our root (the init gets prepared[] as we leave it). */
-static int stage_rootfs(struct init_ctx *c, struct shim_error *err)
-{
-	size_t n = c->spec->n_mounts;
-
-	if (!c->prepared && n) {
-		c->prepared = malloc(n * sizeof(int));
-		if (!c->prepared)
-			return shim_fail(err, ENOMEM, "mounts");
-		for (size_t i = 0; i < n; i++)
-			c->prepared[i] = -1;
-	}
-	if (c->cgroup_v1_rel && cgroup_v1_mount_stage(c->cgroup_v1_rel, err) < 0)
-		return -1;
-	return rootfs_stage(c->spec, c->rootfs, c->bundle, c->prepared, err);
-}
-
-/* In the helper: every namespace joined by path, the PID one (for the
- * init) as the host's root, then the user one (which must own the
- * namespaces the init makes), then the others from inside it; their fds
- * closed; the runtime's ends the init would close are already gone. */
-static int enter_joined(void *arg, struct shim_error *err)
-{
-	struct init_ctx *c = arg;
-	int user = c->joins->fd[OCI_NS_USER];
-
-	if (c->staged && stage_rootfs(c, err) < 0)
-		return -1;
-	if (ns_enter(c->joins, true, err) < 0)
-		return -1;
-	if (user >= 0 && setns(user, CLONE_NEWUSER) < 0)
-		return shim_fail_errno(err, "joining the user namespace");
-	if (ns_enter(c->joins, false, err) < 0)
-		return -1;
-	ns_close_joins(c->joins);
-	c->runtime_sync_fd = c->lock_fd = -1;
-	return 0;
-}
-
-/* The init's fds: its sockets and exec.fifo; the namespaces to join and
- * the detached trees the runtime made (idmapped copies), in more. */
-static pid_t clone_init_clean(const struct bundle *b, uint64_t flags, int cgroup_fd,
-			      struct init_ctx *ctx, int *pidfd, struct shim_error *err)
-{
-	size_t n_mounts = ctx->prepared ? b->spec->n_mounts : 0, n = 0;
-	_cleanup_free_ int *more = calloc(OCI_NS_COUNT + n_mounts + 1, sizeof(int));
-	struct clean_clone job = {
-		.cgroup_fd = cgroup_fd, .ns_flags = flags, .first = 3 + ctx->preserve_fds,
-		.keep = { ctx->sync_fd, ctx->console_fd, ctx->agent_fd, ctx->fifo_fd, -1, -1, -1,
-			  -1 },
-		/* as runc's: a user namespace's root writes its own files */
-		.dumpable = (flags & CLONE_NEWUSER) || ctx->joins->fd[OCI_NS_USER] >= 0,
-		.enter = enter_joined, .fn = init_main, .arg = ctx,
-	};
-
-	if (!more)
-		return shim_fail(err, ENOMEM, "the init's fds");
-	for (int t = 0; t < OCI_NS_COUNT; t++)
-		more[n++] = ctx->joins->fd[t];
-	for (size_t i = 0; i < n_mounts; i++)
-		more[n++] = ctx->prepared[i];
-	job.more_keep = more;
-	job.n_more = n;
-	ctx->staged = init_staged(b, ctx->joins, ctx);
-	log_debug("init: a helper joins the namespaces given by path holding only the init's "
-		  "fds, and clones it");
-	return clean_clone(&job, pidfd, err);
-}
-
-static pid_t clone_init(const struct bundle *b, struct ns_join *joins, int cgroup_fd,
-			struct init_ctx *ctx, int *pidfd, struct shim_error *err)
-{
-	uint64_t flags = ns_clone_flags(b->spec);
-	pid_t pid = init_born_clean(joins) ? clone_init_clean(b, flags, cgroup_fd, ctx, pidfd, err)
-					   : clone_with_pidfd(flags, cgroup_fd, init_main, ctx, pidfd, err);
-
-	if (pid > 0)
-		log_debug("init cloned: pid %d, new namespaces 0x%llx", (int)pid,
-			  (unsigned long long)flags);
-	return pid;
-}
-
 static int spawn_init(const struct create_ctx *cc, int *pidfd, int *master, struct shim_error *err)
 {
 	const struct create_opts *o = cc->o;
@@ -436,7 +309,7 @@ static int spawn_init(const struct create_ctx *cc, int *pidfd, int *master, stru
 	ctx.sync_fd = sp.child_sync;
 	ctx.console_fd = sp.child_console;
 	ctx.prepared = idmapped;
-	sp.pid = clone_init(b, &joins, cc->cgroup_fd, &ctx, &sp.pidfd, err);
+	sp.pid = init_clone(b, &joins, cc->cgroup_fd, &ctx, &sp.pidfd, err);
 	safe_close(ctx.fifo_fd);
 	spawn_cloned(&sp);
 	if (sp.pid > 0) {

@@ -138,6 +138,21 @@ int fd_check_preserved(unsigned int n, struct shim_error *err)
 	return 0;
 }
 
+int fd_check_passed(unsigned int listen, unsigned int preserve, struct shim_error *err)
+{
+	unsigned int first = 3 + listen;
+
+	if (!listen)
+		return fd_check_preserved(preserve, err);
+	for (unsigned int fd = 3; fd < first + preserve; fd++)
+		if (fcntl((int)fd, F_GETFD) < 0)
+			return fd < first
+				? shim_fail_errno(err, "LISTEN_FDS %u: fd %u is not open", listen, fd)
+				: shim_fail_errno(err, "--preserve-fds %u: fd %u (preserved-fd %u) is not "
+						  "open", preserve, fd, fd - 3);
+	return 0;
+}
+
 int fd_pass_preserved(unsigned int n, struct shim_error *err)
 {
 	for (unsigned int fd = 3; fd < 3 + n; fd++) {

@@ -39,6 +39,10 @@ int fd_close_sparing(int fd_dir, unsigned int first, const int *keep, size_t n_k
 /* --preserve-fds N: fds 3 .. 3+N-1 must all be open. */
 int fd_check_preserved(unsigned int n, struct shim_error *err);
 
+/* Socket activation's listen fds (3 up), then the --preserve-fds ones
+ * after them, must all be open; errors name LISTEN_FDS or the flag. */
+int fd_check_passed(unsigned int listen, unsigned int preserve, struct shim_error *err);
+
 /* Clear FD_CLOEXEC on 3 .. 3+N-1 so they survive exec. */
 int fd_pass_preserved(unsigned int n, struct shim_error *err);
 
