@@ -37,6 +37,7 @@ fails_naming() {
 start_fd_thief() {
 	cp "$PAYLOAD/fd-thief" "$BUNDLE/rootfs/bin/"
 	mkdir -p "$MARKER"
+	rm -f "$PWD/pwned" /pwned
 	update_config --arg m "$MARKER/host-file" \
 		'.root.readonly = false | .process.args = ["sh", "-c", "exec fd-thief \($m) /stop > /report 2>&1"] |
 		.process.capabilities.bounding += ["CAP_SYS_PTRACE"] |
@@ -54,6 +55,12 @@ thief_found_nothing() {
 	shim exec thief touch /stop
 	retry 100 0.2 grep -q "^seen" "$BUNDLE/rootfs/report"
 	cat "$BUNDLE/rootfs/report"
+	# the runtime's cwd and root, where a child that kept them would lead
+	local f made=
+	for f in "$PWD/pwned" /pwned; do
+		[ ! -e "$f" ] || { made="$made $f"; rm -f "$f"; }
+	done
+	[ -z "$made" ] || { echo "made:$made"; false; }
 	[ ! -e "$MARKER/host-file" ]
 	[ -z "$(find "$BATS_TEST_TMPDIR" -name pwned -not -path "*/rootfs/*")" ]
 	[ "$(sed -n 's/^seen \([0-9]*\) fds.*/\1/p' "$BUNDLE/rootfs/report")" -gt 0 ]
