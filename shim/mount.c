@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "oci/cleanup.h"
 #include "shim/mount.h"
@@ -96,13 +97,24 @@ int mount_clone_tree(int dfd, const char *path, bool recursive, struct shim_erro
 	return fd;
 }
 
+/* How long a read-only change waits for writers to go (EBUSY). */
+#define RDONLY_BUSY_TRIES 500
+#define RDONLY_BUSY_WAIT_US 1000
+
 static int setattr(int dfd, const char *path, struct shim_mount_attr *attr, bool recursive,
 		   struct shim_error *err)
 {
 	unsigned int flags = (recursive ? AT_RECURSIVE : 0) | (*path ? 0 : AT_EMPTY_PATH);
 
-	if (sys_mount_setattr(dfd, path, flags, attr, sizeof(*attr)) < 0)
-		return shim_fail_errno(err, "mount_setattr %s", *path ? path : "(fd)");
+	/* A mount with a file open for writing cannot be made read-only
+	 * (EBUSY): a process that shares the init's PID namespace may write
+	 * through /proc/PID/root for an instant; wait that out, boundedly. */
+	for (int tries = 0; sys_mount_setattr(dfd, path, flags, attr, sizeof(*attr)) < 0; tries++) {
+		if (errno != EBUSY || !(attr->attr_set & MOUNT_ATTR_RDONLY) ||
+		    tries == RDONLY_BUSY_TRIES)
+			return shim_fail_errno(err, "mount_setattr %s", *path ? path : "(fd)");
+		usleep(RDONLY_BUSY_WAIT_US);
+	}
 	return 0;
 }
 
