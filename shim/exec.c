@@ -64,6 +64,7 @@ static void plan_namespaces(pid_t pid, struct ns_plan *p)
 struct exec_ctx {
 	const struct exec_opts *o;
 	int init_pidfd;		/* whose namespaces the helper joins; -1 once it has */
+	pid_t init_pid;
 	int ns_flags;		/* the init's namespaces the child is born in */
 	int sync_fd;
 	int console_fd;		/* the child's end of the terminal socket, or -1 */
@@ -207,6 +208,28 @@ static int init_cgroup(struct container *c, struct shim_error *err)
 /* The child, born clean (shim/clean_clone.h) in the container's cgroup
  * (or its init's, as below) and in every namespace of the init's that is
  * not ours. */
+/* A container in the runtime's mount namespace is chrooted in its
+ * root.path (shim/rootfs.h rootfs_chroot): its process goes where the
+ * init's root is, looked at while the init is known to be alive. */
+static int enter_init_root(const struct exec_ctx *x, struct shim_error *err)
+{
+	char path[64];
+	_cleanup_close_ int root = -1;
+	struct stat ours, theirs;
+
+	snprintf(path, sizeof(path), "/proc/%d/root", (int)x->init_pid);
+	root = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0 || pidfd_exited(x->init_pidfd))
+		return shim_fail(err, root < 0 ? errno : ESRCH, "exec: the init's root (%s)", path);
+	if (fstat(root, &theirs) < 0 || stat("/", &ours) < 0)
+		return shim_fail_errno(err, "exec: the init's root");
+	if (theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino)
+		return 0;
+	if (fchdir(root) < 0 || chroot(".") < 0 || chdir("/") < 0)
+		return shim_fail_errno(err, "exec: chroot to the init's root");
+	return 0;
+}
+
 static int enter_container(void *arg, struct shim_error *err)
 {
 	struct exec_ctx *x = arg;
@@ -214,6 +237,8 @@ static int enter_container(void *arg, struct shim_error *err)
 	if (x->ns_flags && setns(x->init_pidfd, x->ns_flags) < 0)
 		return shim_fail_errno(err, "exec: joining the container's namespaces (0x%x)",
 				       x->ns_flags);
+	if (!(x->ns_flags & CLONE_NEWNS) && enter_init_root(x, err) < 0)
+		return -1;
 	x->init_pidfd = safe_close(x->init_pidfd);
 	return 0;
 }
@@ -301,7 +326,7 @@ static int spawn(struct container *c, const struct exec_opts *o, int wait_fifo, 
 		 int *master, struct shim_error *err)
 {
 	struct ns_plan ns;
-	struct exec_ctx x = { .o = o, .init_pidfd = c->pidfd,
+	struct exec_ctx x = { .o = o, .init_pidfd = c->pidfd, .init_pid = c->state->pid,
 			      .late_cgroup = c->status == STATUS_PAUSED, .agent_fd = -1,
 			      .wait_fifo = wait_fifo };
 	struct spawn sp;

@@ -250,6 +250,10 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	if (own_mounts &&
 	    rootfs_enter(TAKE_FD(root_fd), c->staged ? NULL : c->rootfs, c->no_pivot, err) < 0)
 		return -1;
+	/* in the runtime's mount namespace: chrooted in root.path, nothing
+	 * mounted (what would mount is refused at create) */
+	if (!own_mounts && rootfs_chroot(c->rootfs, err) < 0)
+		return -1;
 	plan->cwd_must_exist = !own_mounts;
 	if (sysctl_apply(c->spec->sysctl, err) < 0 ||
 	    process_prepare(&c->spec->process, &c->spec->seccomp, plan, err) < 0)

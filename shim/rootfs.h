@@ -74,6 +74,10 @@ int rootfs_enter(int root_fd, const char *rootfs, bool no_pivot, struct shim_err
 int rootfs_stage(const struct oci_spec *spec, const char *rootfs, const char *bundle,
 		 int *prepared, struct shim_error *err);
 
+/* Without a mount namespace of the container's own: rootfs (a host path)
+ * becomes the root and the cwd by chroot, as nothing is mounted. */
+int rootfs_chroot(const char *rootfs, struct shim_error *err);
+
 /* Read what the mounts need to know of the host (is cgroup2 at
  * /sys/fs/cgroup?) while its tree is there: kept for later calls. */
 void rootfs_probe_host(void);

@@ -59,3 +59,15 @@ int rootfs_stage(const struct oci_spec *spec, const char *rootfs, const char *bu
 		  "host's left behind");
 	return rootfs_enter(TAKE_FD(root_fd), rootfs, false, err);
 }
+
+int rootfs_chroot(const char *rootfs, struct shim_error *err)
+{
+	_cleanup_close_ int fd = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return shim_fail_errno(err, "root.path: %s", rootfs);
+	if (fchdir(fd) < 0 || chroot(".") < 0 || chdir("/") < 0)
+		return shim_fail_errno(err, "root.path: chroot %s", rootfs);
+	log_debug("init: no mount namespace of its own: chrooted in %s", rootfs);
+	return 0;
+}

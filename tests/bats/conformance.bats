@@ -514,18 +514,26 @@ no_mount_ns() {
 		.linux.maskedPaths = [] | .linux.readonlyPaths = [] | .root.readonly = false'
 }
 
-@test "without a mount namespace the container runs in the runtime's, making nothing on the host" {
+@test "without a mount namespace the container runs in the runtime's, chrooted in root.path" {
+	local pid
 	no_mount_ns
-	update_config '.process.args = ["/bin/sh", "-c", "readlink /proc/self/ns/mnt; pwd"] | .process.cwd = "/tmp"'
-	run shim run -b "$BUNDLE" c1
+	echo rootfs > "$BUNDLE/rootfs/marker"
+	update_config '.process.args = ["/bin/sh", "-c", "cat /marker; pwd; sleep 1000"] | .process.cwd = "/tmp"'
+	shim_detached run -d -b "$BUNDLE" c1
 	assert_success
-	assert_output "$(readlink /proc/self/ns/mnt)
-/tmp"
-	update_config '.process.cwd = "/no-such-folder-here"'
+	pid=$(shim state c1 | jq .pid)
+	[ "$(readlink /proc/$pid/ns/mnt)" = "$(readlink /proc/self/ns/mnt)" ]
+	[ "$(readlink /proc/$pid/root)" = "$(realpath "$BUNDLE/rootfs")" ]
+	# exec'd processes go where the init is
+	run shim exec c1 cat /marker
+	assert_output rootfs
+	run shim delete -f c1
+	# a process.cwd missing there is named, made nowhere
+	update_config '.process.cwd = "/no-such-folder-here" | .process.args = ["true"]'
 	run shim run -b "$BUNDLE" c2
 	assert_failure
 	assert_output_has "process.cwd /no-such-folder-here"
-	[ ! -e /no-such-folder-here ]
+	[ ! -e /no-such-folder-here ] && [ ! -e "$BUNDLE/rootfs/no-such-folder-here" ]
 	assert_nothing_left
 }
 
