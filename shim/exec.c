@@ -205,9 +205,6 @@ static int init_cgroup(struct container *c, struct shim_error *err)
 	return cgroup_open(path, err);
 }
 
-/* The child, born clean (shim/clean_clone.h) in the container's cgroup
- * (or its init's, as below) and in every namespace of the init's that is
- * not ours. */
 /* A container in the runtime's mount namespace is chrooted in its
  * root.path (shim/rootfs.h rootfs_chroot): its process goes where the
  * init's root is, looked at while the init is known to be alive. */
@@ -243,6 +240,9 @@ static int enter_container(void *arg, struct shim_error *err)
 	return 0;
 }
 
+/* The child, born clean (shim/clean_clone.h) in the container's cgroup
+ * (or its init's, as below) and in every namespace of the init's that is
+ * not ours. */
 static pid_t clone_clean(struct exec_ctx *x, int cgroup_fd, int *pidfd, struct shim_error *err)
 {
 	struct clean_clone job = {
