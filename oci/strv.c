@@ -34,3 +34,25 @@ char **strv_copy(char *const *v)
 		}
 	return out;
 }
+
+int strv_env_set(char ***env, const char *entry)
+{
+	const char *eq = strchr(entry, '=');
+	size_t key = eq ? (size_t)(eq - entry) + 1 : strlen(entry), n = strv_len(*env), k = 0;
+	char *copy = strdup(entry), **v = copy ? realloc(*env, (n + 2) * sizeof(char *)) : NULL;
+
+	if (!v) {
+		free(copy);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (strncmp(v[i], entry, key) == 0)
+			free(v[i]);
+		else
+			v[k++] = v[i];
+	}
+	v[k++] = copy;
+	v[k] = NULL;
+	*env = v;
+	return 0;
+}

@@ -15,4 +15,9 @@ size_t strv_len(char *const *v);
  * memory. NULL copies to an empty vector. */
 char **strv_copy(char *const *v);
 
+/* Set "KEY=VALUE" in the environment *env (NULL is fine): what *env says
+ * of KEY goes, a copy of entry is appended. -1 when out of memory (*env
+ * then as it was). */
+int strv_env_set(char ***env, const char *entry);
+
 #endif

@@ -162,26 +162,12 @@ static int runtime_hooks(int sync_fd, const struct create_opts *o, const struct 
  * them replaced. */
 static int add_listen_env(struct oci_process *p, unsigned int n, struct shim_error *err)
 {
-	size_t len = strv_len(p->env), k = 0;
-	char **env = realloc(p->env, (len + 3) * sizeof(char *));
+	char fds[32];
 
-	if (!env)
+	snprintf(fds, sizeof(fds), "LISTEN_FDS=%u", n);
+	if (strv_env_set(&p->env, fds) < 0 || strv_env_set(&p->env, "LISTEN_PID=1") < 0)
 		return shim_fail(err, ENOMEM, "process.env");
-	p->env = env;
-	for (size_t i = 0; i < len; i++) {
-		if (strncmp(env[i], "LISTEN_FDS=", 11) == 0 || strncmp(env[i], "LISTEN_PID=", 11) == 0)
-			free(env[i]);
-		else
-			env[k++] = env[i];
-	}
-	env[k] = NULL;
-	if (asprintf(&env[k], "LISTEN_FDS=%u", n) < 0) {
-		env[k] = NULL;
-		return shim_fail(err, ENOMEM, "process.env");
-	}
-	env[++k] = strdup("LISTEN_PID=1");
-	env[k + 1] = NULL;
-	return env[k] ? 0 : shim_fail(err, ENOMEM, "process.env");
+	return 0;
 }
 
 static int check_supported(const struct create_opts *o, const struct bundle *b,

@@ -54,19 +54,6 @@ static int add_mount(struct oci_spec *spec, const char *source, struct shim_erro
 	return mount_opts_parse(m->options, "NOTIFY_SOCKET's mount", &m->opts, err);
 }
 
-static int add_env(struct oci_process *p, struct shim_error *err)
-{
-	size_t n = strv_len(p->env);
-	char **env = realloc(p->env, (n + 2) * sizeof(char *));
-
-	if (!env)
-		return shim_fail(err, ENOMEM, "NOTIFY_SOCKET");
-	p->env = env;
-	env[n] = strdup("NOTIFY_SOCKET=" NOTIFY_IN_CONTAINER "/" NOTIFY_SOCK);
-	env[n + 1] = NULL;
-	return env[n] ? 0 : shim_fail(err, ENOMEM, "NOTIFY_SOCKET");
-}
-
 int notify_prepare(int dir_fd, const char *state_dir, struct oci_spec *spec,
 		   struct shim_error *err)
 {
@@ -76,8 +63,12 @@ int notify_prepare(int dir_fd, const char *state_dir, struct oci_spec *spec,
 		return shim_fail_errno(err, "NOTIFY_SOCKET: mkdir %s/%s", state_dir, NOTIFY_DIR);
 	if ((size_t)snprintf(source, sizeof(source), "%s/%s", state_dir, NOTIFY_DIR) >= sizeof(source))
 		return shim_fail(err, ENAMETOOLONG, "NOTIFY_SOCKET: %s", state_dir);
-	if (add_mount(spec, source, err) < 0 || add_env(&spec->process, err) < 0)
+	if (add_mount(spec, source, err) < 0)
 		return -1;
+	/* what the config said of NOTIFY_SOCKET replaced */
+	if (strv_env_set(&spec->process.env,
+			 "NOTIFY_SOCKET=" NOTIFY_IN_CONTAINER "/" NOTIFY_SOCK) < 0)
+		return shim_fail(err, ENOMEM, "NOTIFY_SOCKET");
 	log_debug("NOTIFY_SOCKET: %s bound at %s in the container", source, NOTIFY_IN_CONTAINER);
 	return 0;
 }

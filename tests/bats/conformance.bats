@@ -709,7 +709,8 @@ with open(sys.argv[2], "w") as out:
 
 @test "NOTIFY_SOCKET: run -d returns once the container says READY=1, its messages and MAINPID passed on" {
 	start_notify_listener
-	update_config '.process.args = ["sh", "-c",
+	# what the config says of NOTIFY_SOCKET is replaced
+	update_config '.process.env += ["NOTIFY_SOCKET=/elsewhere"] | .process.args = ["sh", "-c",
 		"echo $NOTIFY_SOCKET > /dev/shm/env; sd-notify STATUS=starting; sleep 1; sd-notify READY=1; sleep 1000"]'
 	NOTIFY_SOCKET=$NOTIFY_SOCK shim_detached run -d -b "$BUNDLE" c1
 	assert_success

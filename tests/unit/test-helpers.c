@@ -16,6 +16,7 @@
 #include "shim/fd.h"
 #include "shim/fsutil.h"
 #include "oci/mount_options.h"
+#include "oci/strv.h"
 #include "shim/pidfd.h"
 #include "shim/store.h"
 #include "shim/syscalls.h"
@@ -200,6 +201,19 @@ TEST(a_bind_mount_takes_filesystem_data_as_runc_does)
 	CHECK(mount_opts_parse(opts, "mounts[4]", &o, &err) == 0);
 	CHECK(o.rbind && o.n_fs_params == 2);
 	CHECK(mount_opts_check_bind(&o, &err) == 0);
+	return 0;
+}
+
+TEST(an_env_entry_set_replaces_what_the_env_said_of_its_key)
+{
+	char **env = NULL;
+
+	CHECK(strv_env_set(&env, "A=1") == 0 && strv_env_set(&env, "AB=2") == 0 &&
+	      strv_env_set(&env, "A=3") == 0);
+	CHECK(strv_len(env) == 2);
+	CHECK_STR(env[0], "AB=2");
+	CHECK_STR(env[1], "A=3");
+	strv_free(env);
 	return 0;
 }
 
@@ -643,6 +657,7 @@ int main(void)
 	RUN(recursive_mount_options_are_kept_apart);
 	RUN(a_bind_mount_names_an_option_it_cannot_take);
 	RUN(a_bind_mount_takes_filesystem_data_as_runc_does);
+	RUN(an_env_entry_set_replaces_what_the_env_said_of_its_key);
 	RUN(container_ids);
 	RUN(state_round_trips_with_private_fields);
 	RUN(a_state_copied_from_its_view_is_the_state_read_back_from_its_json);
