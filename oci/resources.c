@@ -457,13 +457,15 @@ int oci_resources_parse(yajl_val obj, const char *path, struct oci_resources *r,
 	    (rdma && parse_rdma(rdma, path, r, err) < 0) ||
 	    (devs && parse_devices(devs, path, r, err) < 0))
 		goto fail;
+	/* runtime-spec 1.3: 0 is a limit of 0, a negative one none ("max"),
+	 * an absent one leaves pids.max as it is (1.2 read 0 as none) */
 	if (pids) {
 		char where[256];
 
 		snprintf(where, sizeof(where), "%s.pids", path);
 		if ((got = json_get_i64(pids, "limit", where, JSON_RANGE(INT64_MIN, INT64_MAX),
 					&limit, err)) < 0 ||
-		    (got == 0 && add_limit(r, "pids.max", limit > 0 ? limit : -1, where, err) < 0))
+		    (got == 0 && add_limit(r, "pids.max", limit, where, err) < 0))
 			goto fail;
 	}
 	if (oci_resources_parse_v1(obj, path, r, err) < 0)

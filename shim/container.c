@@ -72,6 +72,7 @@ struct create_ctx {
 	struct oci_state **recorded;	/* the state last written, for the caller */
 	const char *created;	/* state.json's "created": the same in each
 				 * one create writes, "" for none */
+	bool zero_pids;		/* pids.limit 0: written once the init is in */
 };
 
 /* --- create, in the runtime --- */
@@ -216,6 +217,36 @@ static int feed_user_ns(int sync_fd, const struct bundle *b, pid_t pid, int pidf
 	return 0;
 }
 
+/* pids.limit 0 (runtime-spec 1.3: a limit of 0): a clone into a cgroup
+ * at its limit is refused, so create writes "max" first and this once the
+ * init is in and set up (moving a process in is never refused). */
+static bool hold_back_zero_pids(struct oci_resources *r)
+{
+	const struct cgroup_setting *s = oci_resources_find(r, "pids.max");
+
+	return s && strcmp(s->value, "0") == 0 &&
+	       oci_resources_replace(r, "pids.max", "max", NULL) == 0;
+}
+
+static int write_zero_pids(const struct create_ctx *cc, struct shim_error *err)
+{
+	struct oci_resources late = { 0 };
+	int r = 0;
+
+	if (!cc->zero_pids)
+		return 0;
+	if (oci_resources_add(&late, "pids.max", "0", "linux.resources.pids.limit", err) < 0)
+		return -1;
+	if (cc->cgroup_fd >= 0)
+		r = cgroup_apply(cc->cgroup_fd, cc->cgroup_rel, &late, err);
+	if (r == 0 && cgroup_v1_is_open(cc->v1))
+		r = cgroup_v1_apply(cc->v1, &late, err);
+	oci_resources_release(&late);
+	if (r == 0)
+		log_debug("pids.max 0 written, the init in its cgroup");
+	return r;
+}
+
 static int after_clone(struct spawn *sp, const struct create_ctx *cc, int *master,
 		       struct shim_error *err)
 {
@@ -240,7 +271,7 @@ static int after_clone(struct spawn *sp, const struct create_ctx *cc, int *maste
 	    sync_await_ready(sp->runtime_sync, err) < 0)
 		goto drop;
 	log_debug("init %d ready: its setup is done, it waits on exec.fifo", (int)sp->pid);
-	if (netdev_move_in(b->spec, sp->pid, cc->dir_fd, err) < 0)
+	if (write_zero_pids(cc, err) < 0 || netdev_move_in(b->spec, sp->pid, cc->dir_fd, err) < 0)
 		goto drop;
 	if (staged_file_commit(&created, err) < 0)
 		return -1;
@@ -342,6 +373,7 @@ static int restore_init(const struct create_ctx *cc, int *pidfd, int *master,
 	systemd_scope_drop_holder(cc->scope);
 	snprintf(text, sizeof(text), "%d", (int)pid);
 	if ((cc->rdt_group >= 0 && resctrl_add_task(cc->rdt_group, pid, err) < 0) ||
+	    write_zero_pids(cc, err) < 0 ||
 	    (unlinkat(cc->dir_fd, STORE_FIFO, 0) < 0 &&
 	     shim_fail_errno(err, "remove %s", STORE_FIFO) < 0) ||
 	    record_state(cc, pid, cc->recorded, err) < 0 ||
@@ -664,7 +696,7 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 	struct create_ctx cc;
 	struct oci_state *recorded = NULL;
 	int pidfd = -1;
-	bool rdt_made = false;
+	bool rdt_made = false, zero_pids = false;
 	struct systemd_scope scope = { .holder_pidfd = -1 };
 
 	if (master_out)
@@ -687,6 +719,7 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 	}
 	caps_warn_unknown(&b.spec->process.caps);
 	cgroup_warn_ignored(&b.spec->resources);
+	zero_pids = hold_back_zero_pids(&b.spec->resources);
 	dir_fd = store_create(o->root, o->id, err);
 	if (dir_fd < 0)
 		goto fail;
@@ -726,7 +759,7 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 	cc = (struct create_ctx){ .o = o, .b = &b, .dir_fd = dir_fd, .lock_fd = lock_fd,
 				  .cgroup_fd = cgroup_fd, .cgroup_rel = cgroup_rel,
 				  .rdt_group = rdt_group, .v1 = &v1, .scope = &scope,
-				  .recorded = &recorded, .created = created };
+				  .recorded = &recorded, .created = created, .zero_pids = zero_pids };
 	/* a second record of the cgroup, apart from state.json: a delete -f
 	 * finds it even when state.json is lost or corrupt */
 	if ((cgroup_rel[0] && write_file_at(dir_fd, STORE_CGROUP, cgroup_rel, err) < 0) ||

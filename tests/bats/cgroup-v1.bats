@@ -109,6 +109,17 @@ head: /dev/k: Operation not permitted"
 	assert_nothing_left
 }
 
+@test "cgroup v1: pids.limit 0 is a limit of 0 (runtime-spec 1.3): the init runs, its first fork fails" {
+	# busybox sh: a fork it cannot make ends the shell (status 2)
+	setup_bundle sh -c 'read max < /sys/fs/cgroup/pids/pids.max; echo "pids.max $max"; /bin/true; echo forked'
+	update_config '.linux.resources.pids = {"limit": 0}'
+	run shim run -b "$BUNDLE" c1
+	[ "$status" -eq 2 ]
+	assert_output "pids.max 0
+sh: can't fork: Resource temporarily unavailable"
+	assert_nothing_left
+}
+
 @test "cgroup v1: the limits are written to each hierarchy's folder" {
 	setup_bundle sleep 1000
 	update_config '.linux.resources += {"memory": {"limit": 67108864, "reservation": 33554432},

@@ -29,6 +29,17 @@ start_sleeper() {
 	[ "$(cat $CG/c1/cpu.max)" = "50000 100000" ]
 }
 
+@test "pids.limit 0 is a limit of 0 (runtime-spec 1.3): the init runs, its first fork fails" {
+	# busybox sh: a fork it cannot make ends the shell (status 2)
+	setup_bundle sh -c 'read max < /sys/fs/cgroup/pids.max; echo "pids.max $max"; /bin/true; echo forked'
+	update_config '.linux.resources.pids = {"limit": 0}'
+	run shim run -b "$BUNDLE" c1
+	[ "$status" -eq 2 ]
+	assert_output "pids.max 0
+sh: can't fork: Resource temporarily unavailable"
+	assert_nothing_left
+}
+
 @test "memory.kernel is ignored with a warning naming it, the other limits applied" {
 	start_sleeper '.linux.resources += {"memory":{"limit":67108864,"kernel":-1}}'
 	assert_output_has "warning: linux.resources.memory.kernel: ignored"
@@ -157,8 +168,10 @@ start_sleeper() {
 	shim update --resources "$BATS_TEST_TMPDIR/r.json" c1
 	[ "$(cat $CG/c1/pids.max)" = 5 ]
 	[ "$(cat $CG/c1/memory.high)" = 49999872 ]
-	echo '{"pids": {"limit": 0}}' | shim update -r - c1
+	echo '{"pids": {"limit": -1}}' | shim update -r - c1
 	[ "$(cat $CG/c1/pids.max)" = max ]
+	echo '{"pids": {"limit": 0}}' | shim update -r - c1
+	[ "$(cat $CG/c1/pids.max)" = 0 ]
 }
 
 @test "update with memory.checkBeforeUpdate refuses a limit below the usage" {

@@ -166,14 +166,16 @@ TEST(a_cpu_quota_and_period_of_zero_set_nothing_as_with_runc)
 	return 0;
 }
 
-TEST(pids_limit_zero_or_negative_means_max)
+TEST(pids_limit_zero_is_zero_and_negative_means_max)
 {
 	CHECK(parse("{\"pids\":{\"limit\":42}}") == 0);
 	CHECK_STR(value_of("pids.max"), "42");
 	CHECK(parse("{\"pids\":{\"limit\":0}}") == 0);
-	CHECK_STR(value_of("pids.max"), "max");
+	CHECK_STR(value_of("pids.max"), "0");
 	CHECK(parse("{\"pids\":{\"limit\":-1}}") == 0);
 	CHECK_STR(value_of("pids.max"), "max");
+	CHECK(parse("{\"pids\":{}}") == 0);
+	CHECK(value_of("pids.max") == NULL);
 	return 0;
 }
 
@@ -459,7 +461,7 @@ int main(void)
 	RUN(a_swap_limit_below_the_memory_limit_is_refused);
 	RUN(cpu_shares_quota_and_cpuset_map_to_v2_files);
 	RUN(a_cpu_quota_and_period_of_zero_set_nothing_as_with_runc);
-	RUN(pids_limit_zero_or_negative_means_max);
+	RUN(pids_limit_zero_is_zero_and_negative_means_max);
 	RUN(block_io_weight_and_throttles_map_to_io_files);
 	RUN(hugepage_limits_and_unified_entries_pass_through);
 	RUN(unified_keys_that_escape_or_move_processes_are_refused);
