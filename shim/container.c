@@ -894,7 +894,7 @@ void container_release(struct container *c)
 	c->state = NULL;
 }
 
-/* The config for the poststart/poststop hooks; false (warned) without it. */
+/* The config for the poststop hooks; false (warned) without it. */
 static bool load_for_hooks(const struct container *c, enum oci_hook_kind kind, struct bundle *b)
 {
 	struct shim_error err = { 0 };
@@ -907,7 +907,7 @@ static bool load_for_hooks(const struct container *c, enum oci_hook_kind kind, s
 	return false;
 }
 
-/* poststart and poststop, from the config create saved; failures warn. */
+/* poststop, from the config create saved; failures warn. */
 static void run_post_hooks(const struct container *c, const struct bundle *b,
 			   enum oci_hook_kind kind, const char *status)
 {
@@ -923,13 +923,30 @@ static void run_post_hooks(const struct container *c, const struct bundle *b,
 		hooks_run_warn(&b->spec->hooks, kind, state);
 }
 
-static void post_hooks(const struct container *c, enum oci_hook_kind kind, const char *status)
-{
-	struct bundle b = { 0 };
+static int kill_all(struct container *c, int sig, struct shim_error *err);
 
-	if (load_for_hooks(c, kind, &b))
-		run_post_hooks(c, &b, kind, status);
+/* The poststart hooks (runtime-spec 1.3, runc): the first that fails ends
+ * them, and the container is stopped (killed, its init reaped) and start
+ * fails naming the hook; delete undoes the rest. */
+static int run_poststart(struct container *c, struct shim_error *err)
+{
+	struct shim_error ignored = { 0 };
+	struct bundle b = { 0 };
+	_cleanup_free_ char *state = NULL;
+	int r = -1;
+
+	if (bundle_load_saved(c->dir_fd, c->state->bundle, &b, err) == 0 &&
+	    (state = hooks_state_json(b.spec, c->id, c->state->pid, "running", b.path, err)))
+		r = hooks_run(&b.spec->hooks, HOOK_POSTSTART, state, -1, err);
 	bundle_release(&b);
+	if (r == 0)
+		return 0;
+	log_debug("start %s: a poststart hook failed: the container is stopped", c->id);
+	if (kill_all(c, SIGKILL, &ignored) < 0)
+		pidfd_signal(c->pidfd, SIGKILL, &ignored);
+	pidfd_wait_exit(c->pidfd, DELETE_WAIT_MS, &ignored);
+	c->status = STATUS_STOPPED;
+	return shim_error_wrap(err, "start: container %s stopped", c->id);
 }
 
 int container_start(struct container *c, bool notify, struct shim_error *err)
@@ -966,8 +983,8 @@ int container_start(struct container *c, bool notify, struct shim_error *err)
 		return shim_fail_errno(err, "start: remove exec.fifo");
 	log_debug("start %s: the init %d goes on to exec", c->id, (int)c->state->pid);
 	c->status = STATUS_RUNNING;
-	if (c->state->has_poststart)
-		post_hooks(c, HOOK_POSTSTART, "running");
+	if (c->state->has_poststart && run_poststart(c, err) < 0)
+		return -1;
 	if (notify_fd >= 0)
 		return notify_until_ready(notify_fd, c->pidfd, c->state->pid, err);
 	return 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # hooks: each kind at its point of the lifecycle, in its namespaces, with the
 # state on stdin, only fds 0-2, its env and its timeout; failures stop the
-# container (or only warn, for poststart and poststop).
+# container (poststart: runtime-spec 1.3 and runc; poststop only warns).
 
 load helpers
 
@@ -161,13 +161,47 @@ main 1000 1001"
 	[ "$(tr '\n' ' ' < "$HK/fds")" = "0 1 2 3 " ]
 }
 
-@test "failing poststart and poststop hooks only warn" {
+@test "a failing poststart hook fails start, stops the container, runs no later one (1.3)" {
+	setup_bundle sleep 1000
+	update_config --arg hk "$HK" '.mounts += [{"destination": "/hk", "type": "bind",
+		"source": $hk, "options": ["rbind", "rw"]}]'
+	log_hook poststart
 	add_hook poststart /bin/false '["false"]'
+	log_hook poststart
+	log_hook poststop
+	shim_detached create -b "$BUNDLE" c1
+	assert_success
+	local pid
+	pid=$(shim state c1 | jq .pid)
+	run shim start c1
+	assert_failure
+	assert_output_has "hooks.poststart[1] (/bin/false): exited with status 1"
+	assert_output_has "container c1 stopped"
+	# runtime-spec 1.3: the container is stopped, the later hook not run
+	[ "$(shim state c1 | jq -r .status)" = stopped ]
+	[ ! -e /proc/$pid ] || [ "$(awk '{print $3}' /proc/$pid/stat)" = Z ]
+	run awk '{print $1, $2}' "$HK/log"
+	assert_output "poststart running"
+	shim delete c1
+	run awk '{print $1, $2}' "$HK/log"
+	assert_output "poststart running
+poststop stopped"
+	assert_nothing_left
+}
+
+@test "a failing poststart hook fails run, which leaves nothing" {
+	add_hook poststart /bin/false '["false"]'
+	run shim run -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "hooks.poststart[0] (/bin/false): exited with status 1"
+	assert_nothing_left
+}
+
+@test "a failing poststop hook only warns" {
 	add_hook poststop /bin/false '["false"]'
 	run shim run -b "$BUNDLE" c1
 	assert_success
 	assert_output_has "main"
-	assert_output_has "warning: error running poststart hook #0: hooks.poststart[0] (/bin/false): exited with status 1"
 	assert_output_has "warning: error running poststop hook #0: hooks.poststop[0] (/bin/false): exited with status 1"
 	assert_nothing_left
 }
