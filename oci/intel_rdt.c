@@ -6,6 +6,7 @@
 
 #include "oci/intel_rdt.h"
 #include "oci/json.h"
+#include "oci/strv.h"
 
 /* Names resctrl keeps for itself at its root. */
 static bool clos_id_valid(const char *id)
@@ -18,6 +19,30 @@ static bool clos_id_valid(const char *id)
 		if (strcmp(id, reserved[i]) == 0)
 			return false;
 	return true;
+}
+
+/* schemata (runtime-spec 1.3): an array of lines, kept as one text with
+ * a newline after each; an empty array is none. */
+static int parse_schemata(yajl_val o, struct oci_intel_rdt *rdt, struct shim_error *err)
+{
+	char **lines = NULL;
+	size_t len = 1, at = 0, i;
+	int r = 0;
+
+	if (json_get_strv(o, "schemata", "linux.intelRdt", &lines, err) < 0)
+		return -1;
+	for (i = 0; lines && lines[i] && r == 0; i++) {
+		if (strchr(lines[i], '\n'))
+			r = json_fail(err, "linux.intelRdt.schemata", "[%zu]: one line each, "
+				      "without a newline", i);
+		len += strlen(lines[i]) + 1;
+	}
+	if (r == 0 && lines && lines[0] && !(rdt->schemata = malloc(len)))
+		r = shim_fail(err, ENOMEM, "linux.intelRdt.schemata");
+	for (i = 0; r == 0 && rdt->schemata && lines[i]; i++)
+		at += (size_t)sprintf(rdt->schemata + at, "%s\n", lines[i]);
+	strv_free(lines);
+	return r;
 }
 
 int oci_intel_rdt_parse(yajl_val lx, struct oci_intel_rdt *rdt, struct shim_error *err)
@@ -33,9 +58,10 @@ int oci_intel_rdt_parse(yajl_val lx, struct oci_intel_rdt *rdt, struct shim_erro
 	if (json_get_string(o, "closID", w, &rdt->clos_id, err) < 0 ||
 	    json_get_string(o, "l3CacheSchema", w, &rdt->l3_cache_schema, err) < 0 ||
 	    json_get_string(o, "memBwSchema", w, &rdt->mem_bw_schema, err) < 0 ||
-	    json_get_string(o, "schemata", w, &rdt->schemata, err) < 0 ||
+	    parse_schemata(o, rdt, err) < 0 ||
 	    json_get_bool(o, "enableCMT", w, &rdt->enable_cmt, err) < 0 ||
-	    json_get_bool(o, "enableMBM", w, &rdt->enable_mbm, err) < 0)
+	    json_get_bool(o, "enableMBM", w, &rdt->enable_mbm, err) < 0 ||
+	    json_get_bool(o, "enableMonitoring", w, &rdt->enable_monitoring, err) < 0)
 		return -1;
 	if (rdt->clos_id && !clos_id_valid(rdt->clos_id))
 		return json_fail(err, "linux.intelRdt.closID", "\"%s\" is not a resctrl group name",

@@ -16,8 +16,11 @@ struct oci_intel_rdt {
 	char *clos_id;		/* the group's name; NULL: the container's ID */
 	char *l3_cache_schema;	/* "L3:0=7f0;1=1f", or NULL */
 	char *mem_bw_schema;	/* "MB:0=20;1=70", or NULL */
-	char *schemata;		/* written last, as it is; or NULL */
+	char *schemata;		/* the lines of schemata (1.3: an array),
+				 * each ended by a newline; written last */
 	bool enable_cmt, enable_mbm;
+	bool enable_monitoring;	/* 1.3: a monitoring group of the container's
+				 * own, mon_groups/ID in its group */
 };
 
 /* Fill rdt from lx (the "linux" object). closID must name a group (no

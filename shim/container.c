@@ -67,6 +67,7 @@ struct create_ctx {
 	int cgroup_fd;		/* the cgroup the init is cloned into, or -1 */
 	const char *cgroup_rel;	/* its path below /sys/fs/cgroup, or "" */
 	int rdt_group;		/* linux.intelRdt: the resctrl group, or -1 */
+	int rdt_monitor;	/* its enableMonitoring group, or -1 */
 	const struct cgroup_v1 *v1;	/* a cgroup v1 host: the container's folders */
 	struct systemd_scope *scope;	/* --systemd-cgroup: its holder goes after the clone */
 	struct oci_state **recorded;	/* the state last written, for the caller */
@@ -260,7 +261,7 @@ static int after_clone(struct spawn *sp, const struct create_ctx *cc, int *maste
 	 * run the container's command (it waits for start) */
 	if (cgroup_v1_is_open(cc->v1) && cgroup_v1_enter(cc->v1, sp->pid, err) < 0)
 		return -1;
-	if (cc->rdt_group >= 0 && resctrl_add_task(cc->rdt_group, sp->pid, err) < 0)
+	if (cc->rdt_group >= 0 && resctrl_add_task(cc->rdt_group, cc->rdt_monitor, sp->pid, err) < 0)
 		return -1;
 	/* "created" written and synced while the init sets itself up (on
 	 * another CPU, where there is one): once it is ready, only the rename
@@ -372,7 +373,7 @@ static int restore_init(const struct create_ctx *cc, int *pidfd, int *master,
 		return -1;
 	systemd_scope_drop_holder(cc->scope);
 	snprintf(text, sizeof(text), "%d", (int)pid);
-	if ((cc->rdt_group >= 0 && resctrl_add_task(cc->rdt_group, pid, err) < 0) ||
+	if ((cc->rdt_group >= 0 && resctrl_add_task(cc->rdt_group, cc->rdt_monitor, pid, err) < 0) ||
 	    write_zero_pids(cc, err) < 0 ||
 	    (unlinkat(cc->dir_fd, STORE_FIFO, 0) < 0 &&
 	     shim_fail_errno(err, "remove %s", STORE_FIFO) < 0) ||
@@ -553,50 +554,86 @@ static void stop_systemd_unit(int dir_fd, const char *id)
 		log_warn("container %s: %s", id, shim_error_text(&err, text, sizeof(text)));
 }
 
-/* linux.intelRdt: the container's resctrl group, made or joined; one
- * made for the container alone is named in ROOT/ID/resctrl for delete. */
+/* What create made of linux.intelRdt: the group, its monitoring group. */
+struct rdt_made {
+	int group, monitor;	/* fds, or -1 */
+	bool group_made, monitor_made;
+};
+
+/* linux.intelRdt: the container's resctrl group, made or joined, and with
+ * enableMonitoring its own monitoring group; what delete must remove is
+ * named in ROOT/ID (a group made for the container alone; the group
+ * whose mon_groups/ID is the container's). */
 static int make_rdt_group(const struct create_opts *o, const struct oci_spec *s, int dir_fd,
-			  int *group, bool *made, struct shim_error *err)
+			  struct rdt_made *m, struct shim_error *err)
 {
+	const struct oci_intel_rdt *rdt = &s->intel_rdt;
 	_cleanup_close_ int root = -1;
 
-	*group = -1;
-	*made = false;
-	if (!s->intel_rdt.present)
+	if (!rdt->present)
 		return 0;
 	root = resctrl_open_root(err);
 	if (root < 0)
 		return -1;
-	*group = resctrl_prepare(root, &s->intel_rdt, o->id, made, err);
-	if (*group < 0)
+	m->group = resctrl_prepare(root, rdt, o->id, &m->group_made, err);
+	if (m->group < 0)
 		return -1;
-	if (!s->intel_rdt.clos_id && write_file_at(dir_fd, STORE_RESCTRL, o->id, err) < 0)
+	if (!rdt->clos_id && write_file_at(dir_fd, STORE_RESCTRL, o->id, err) < 0)
 		return -1;
-	return 0;
+	if (!rdt->enable_monitoring)
+		return 0;
+	/* recorded first: a failure from here on removes it */
+	if (write_file_at(dir_fd, STORE_RESCTRL_MONITOR, resctrl_group_name(rdt, o->id), err) < 0)
+		return -1;
+	m->monitor = resctrl_make_monitor(m->group, o->id, &m->monitor_made, err);
+	return m->monitor < 0 ? -1 : 0;
 }
 
-/* After a failed create: the group it made goes. */
-static void rdt_remove_made(const struct oci_intel_rdt *rdt, const char *id)
+/* After a failed create: what it made goes (a group made goes with its
+ * monitoring groups). */
+static void rdt_remove_made(const struct rdt_made *m, const struct oci_intel_rdt *rdt,
+			    const char *id)
 {
 	struct shim_error err = { 0 };
-	_cleanup_close_ int root = resctrl_open_root(&err);
+	_cleanup_close_ int root = -1;
 
-	if (root >= 0)
+	if (!m->group_made && !m->monitor_made)
+		return;
+	root = resctrl_open_root(&err);
+	if (root >= 0 && m->monitor_made)
+		resctrl_remove_monitor(root, resctrl_group_name(rdt, id), id, &err);
+	if (root >= 0 && m->group_made)
 		resctrl_remove(root, resctrl_group_name(rdt, id), &err);
 }
 
-/* The resctrl group ROOT/ID/resctrl names goes; a failure is only said. */
+static bool group_name_valid(const char *name)
+{
+	return name && *name && !strchr(name, '/') && strcmp(name, "..") != 0 &&
+	       strcmp(name, ".") != 0;
+}
+
+/* The resctrl groups ROOT/ID names go: the container's monitoring group,
+ * then a group made for it alone; a failure is only said. */
 static void remove_rdt_group(int dir_fd, const char *id)
 {
 	struct shim_error err = { 0 };
 	_cleanup_close_ int root = -1;
 	_cleanup_free_ char *name = store_read_record(dir_fd, STORE_RESCTRL, NAME_MAX + 1, &err);
+	_cleanup_free_ char *monitored = store_read_record(dir_fd, STORE_RESCTRL_MONITOR,
+							   NAME_MAX + 1, &err);
 	char text[1200];
+	int r = 0;
 
-	if (!name || !*name || strchr(name, '/') || strcmp(name, "..") == 0)
+	if (!group_name_valid(name) && !group_name_valid(monitored))
 		return;
 	root = resctrl_open_root(&err);
-	if (root < 0 || resctrl_remove(root, name, &err) < 0)
+	if (root < 0)
+		r = -1;
+	if (r == 0 && group_name_valid(monitored))
+		r = resctrl_remove_monitor(root, monitored, id, &err);
+	if (r == 0 && group_name_valid(name))
+		r = resctrl_remove(root, name, &err);
+	if (r < 0)
 		log_warn("container %s: %s", id, shim_error_text(&err, text, sizeof(text)));
 }
 
@@ -641,7 +678,8 @@ static unsigned records_made(const struct create_ctx *cc)
 	return (s->n_net_devices ? RECORD_NETNS : 0) |
 	       (cgroup_v1_is_open(cc->v1) ? RECORD_CGROUP_V1 : 0) |
 	       (cc->scope->unit[0] ? RECORD_SYSTEMD_UNIT : 0) |
-	       (s->intel_rdt.present && !s->intel_rdt.clos_id ? RECORD_RESCTRL : 0);
+	       (s->intel_rdt.present && (!s->intel_rdt.clos_id || s->intel_rdt.enable_monitoring)
+		? RECORD_RESCTRL : 0);
 }
 
 /* What create made, as container_load would find it, from what create
@@ -690,13 +728,14 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 		     struct shim_error *err)
 {
 	struct bundle b = { 0 };
-	_cleanup_close_ int dir_fd = -1, lock_fd = -1, cgroup_fd = -1, rdt_group = -1;
+	_cleanup_close_ int dir_fd = -1, lock_fd = -1, cgroup_fd = -1;
 	_cleanup_cgroup_v1_ struct cgroup_v1 v1 = CGROUP_V1_NONE;
 	char cgroup_rel[PATH_MAX] = "", created[48];
 	struct create_ctx cc;
 	struct oci_state *recorded = NULL;
 	int pidfd = -1;
-	bool rdt_made = false, zero_pids = false;
+	struct rdt_made rdt = { .group = -1, .monitor = -1 };
+	bool zero_pids = false;
 	struct systemd_scope scope = { .holder_pidfd = -1 };
 
 	if (master_out)
@@ -753,12 +792,12 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 		log_debug("cgroup %s: %zu settings written%s", cgroup_rel, b.spec->resources.n_settings,
 			  b.spec->resources.has_devices ? ", device program attached" : "");
 	if (make_cgroup_v1(o, b.spec, dir_fd, &v1, err) < 0 ||
-	    make_rdt_group(o, b.spec, dir_fd, &rdt_group, &rdt_made, err) < 0)
+	    make_rdt_group(o, b.spec, dir_fd, &rdt, err) < 0)
 		goto fail_remove;
 	now_rfc3339(created, sizeof(created));
 	cc = (struct create_ctx){ .o = o, .b = &b, .dir_fd = dir_fd, .lock_fd = lock_fd,
 				  .cgroup_fd = cgroup_fd, .cgroup_rel = cgroup_rel,
-				  .rdt_group = rdt_group, .v1 = &v1, .scope = &scope,
+				  .rdt_group = rdt.group, .rdt_monitor = rdt.monitor, .v1 = &v1, .scope = &scope,
 				  .recorded = &recorded, .created = created, .zero_pids = zero_pids };
 	/* a second record of the cgroup, apart from state.json: a delete -f
 	 * finds it even when state.json is lost or corrupt */
@@ -777,6 +816,8 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 		goto fail_remove;
 	}
 	safe_close(pidfd);
+	safe_close(rdt.group);
+	safe_close(rdt.monitor);
 	oci_state_free(recorded);
 	bundle_release(&b);
 	return 0;
@@ -791,8 +832,10 @@ fail_remove:
 		cgroup_destroy(cgroup_rel, NULL);
 	remove_cgroup_v1(dir_fd, o->id);
 	stop_systemd_unit(dir_fd, o->id);
-	if (rdt_made)	/* a closID group too, when create made it */
-		rdt_remove_made(&b.spec->intel_rdt, o->id);
+	/* a closID group too, when create made it */
+	rdt_remove_made(&rdt, &b.spec->intel_rdt, o->id);
+	safe_close(rdt.group);
+	safe_close(rdt.monitor);
 	store_remove(o->root, o->id, NULL);
 fail:
 	oci_state_free(recorded);

@@ -285,14 +285,14 @@ static int enter_late(int target, pid_t pid, struct shim_error *err)
 	return 0;
 }
 
-/* The container's resctrl group (linux.intelRdt), which the process joins:
- * a child of the runtime is in the runtime's group otherwise. */
-static int open_rdt_group(const struct container *c, const struct exec_opts *o,
+/* The container's resctrl group (linux.intelRdt), which the process joins
+ * (a child of the runtime is in the runtime's group otherwise), and with
+ * enableMonitoring its monitoring group in *monitor. */
+static int open_rdt_group(const struct container *c, const struct exec_opts *o, int *monitor,
 			  struct shim_error *err)
 {
-	_cleanup_close_ int root = -1;
+	_cleanup_close_ int root = -1, group = -1;
 	const char *name;
-	int group;
 
 	if (!o->intel_rdt || !o->intel_rdt->present)
 		return -1;
@@ -303,17 +303,20 @@ static int open_rdt_group(const struct container *c, const struct exec_opts *o,
 	group = openat(root, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (group < 0)
 		return shim_fail_errno(err, "exec: the container's resctrl group \"%s\"", name);
-	return group;
+	if (o->intel_rdt->enable_monitoring &&
+	    (*monitor = resctrl_open_monitor(group, c->id, err)) < 0)
+		return shim_error_wrap(err, "exec");
+	return TAKE_FD(group);
 }
 
 /* After READY: into the v1 folders, the resctrl group and the paused
  * cgroup, then go on. */
-static int settle(const struct exec_ctx *x, int sync_fd, int rdt_group, int target, pid_t pid,
+static int settle(const struct exec_ctx *x, int sync_fd, const int rdt[2], int target, pid_t pid,
 		  struct shim_error *err)
 {
 	if (cgroup_v1_is_open(x->v1) && cgroup_v1_enter(x->v1, pid, err) < 0)
 		return shim_error_wrap(err, "exec");
-	if (rdt_group >= 0 && resctrl_add_task(rdt_group, pid, err) < 0)
+	if (rdt[0] >= 0 && resctrl_add_task(rdt[0], rdt[1], pid, err) < 0)
 		return shim_error_wrap(err, "exec");
 	if (x->late_cgroup && target >= 0 && enter_late(target, pid, err) < 0)
 		return -1;
@@ -330,7 +333,7 @@ static int spawn(struct container *c, const struct exec_opts *o, int wait_fifo, 
 			      .late_cgroup = c->status == STATUS_PAUSED, .agent_fd = -1,
 			      .wait_fifo = wait_fifo };
 	struct spawn sp;
-	_cleanup_close_ int target = -1, agent = -1, rdt_group = -1;
+	_cleanup_close_ int target = -1, agent = -1, rdt_group = -1, rdt_monitor = -1;
 	int r = -1;
 
 	plan_namespaces(c->state->pid, &ns);
@@ -344,7 +347,7 @@ static int spawn(struct container *c, const struct exec_opts *o, int wait_fifo, 
 	target = exec_cgroup(c, o, err);
 	if (target < 0 && o->cgroup)
 		return -1;
-	rdt_group = open_rdt_group(c, o, err);
+	rdt_group = open_rdt_group(c, o, &rdt_monitor, err);
 	if (rdt_group < 0 && o->intel_rdt && o->intel_rdt->present)
 		return -1;
 	/* a cgroup v1 host: its folders, joined before the command runs */
@@ -371,7 +374,8 @@ static int spawn(struct container *c, const struct exec_opts *o, int wait_fifo, 
 		if (r == 0)
 			r = sync_await_ready(sp.runtime_sync, err);
 		if (r == 0)
-			r = settle(&x, sp.runtime_sync, rdt_group, target, sp.pid, err);
+			r = settle(&x, sp.runtime_sync, (int[2]){ rdt_group, rdt_monitor }, target,
+				   sp.pid, err);
 		if (r == 0)
 			r = spawn_hand_over(&sp, o->pid_file, master, err);
 		if (r < 0)

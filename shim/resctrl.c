@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,15 +188,78 @@ int resctrl_prepare(int root, const struct oci_intel_rdt *rdt, const char *id, b
 	return TAKE_FD(group);
 }
 
-int resctrl_add_task(int group, pid_t pid, struct shim_error *err)
+static int add_to_tasks(int dirfd, const char *field, const char *what, pid_t pid,
+			struct shim_error *err)
 {
-	_cleanup_close_ int fd = openat(group, "tasks", O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	_cleanup_close_ int fd = openat(dirfd, "tasks", O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 	char text[24];
 
 	snprintf(text, sizeof(text), "%d", (int)pid);
 	if (fd < 0 || write_all(fd, text) < 0)
-		return shim_fail_errno(err, "linux.intelRdt: adding %d to the resctrl group's tasks",
-				       (int)pid);
+		return shim_fail_errno(err, "%s: adding %d to the %s's tasks", field, (int)pid, what);
+	return 0;
+}
+
+int resctrl_add_task(int group, int monitor, pid_t pid, struct shim_error *err)
+{
+	/* the control group first: a monitoring group takes only its tasks */
+	if (add_to_tasks(group, "linux.intelRdt", "resctrl group", pid, err) < 0)
+		return -1;
+	if (monitor >= 0 && add_to_tasks(monitor, "linux.intelRdt.enableMonitoring",
+					 "monitoring group", pid, err) < 0)
+		return -1;
+	return 0;
+}
+
+int resctrl_make_monitor(int group, const char *id, bool *made, struct shim_error *err)
+{
+	_cleanup_close_ int mon = openat(group, "mon_groups", O_PATH | O_DIRECTORY | O_NOFOLLOW |
+					 O_CLOEXEC);
+	int fd;
+
+	*made = false;
+	if (mon < 0 && errno == ENOENT)
+		return shim_fail(err, ENOTSUP, "linux.intelRdt.enableMonitoring: this host's resctrl "
+				 "monitors nothing (no mon_groups folder)");
+	if (mon < 0)
+		return shim_fail_errno(err, "linux.intelRdt.enableMonitoring: mon_groups");
+	if (mkdirat(mon, id, 0755) == 0)
+		*made = true;
+	else if (errno != EEXIST)
+		return shim_fail_errno(err, "linux.intelRdt.enableMonitoring: making the monitoring "
+				       "group mon_groups/%s", id);
+	fd = openat(mon, id, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		shim_fail_errno(err, "linux.intelRdt.enableMonitoring: mon_groups/%s", id);
+		if (*made)
+			unlinkat(mon, id, AT_REMOVEDIR);
+		*made = false;
+		return -1;
+	}
+	log_debug("resctrl monitoring group mon_groups/%s %s", id, *made ? "made" : "taken");
+	return fd;
+}
+
+int resctrl_open_monitor(int group, const char *id, struct shim_error *err)
+{
+	char path[NAME_MAX + 16];
+	int fd;
+
+	snprintf(path, sizeof(path), "mon_groups/%s", id);
+	fd = openat(group, path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return shim_fail_errno(err, "linux.intelRdt.enableMonitoring: the monitoring group %s",
+				       path);
+	return fd;
+}
+
+int resctrl_remove_monitor(int root, const char *group, const char *id, struct shim_error *err)
+{
+	char path[2 * NAME_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/mon_groups/%s", group, id);
+	if (unlinkat(root, path, AT_REMOVEDIR) < 0 && errno != ENOENT)
+		return shim_fail_errno(err, "removing resctrl monitoring group \"%s\"", path);
 	return 0;
 }
 

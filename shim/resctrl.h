@@ -6,8 +6,10 @@
  * create makes or joins it before the init runs, writes its schemata
  * (runtime-spec's rules: oci/intel_rdt.h) and puts the init's PID in its
  * tasks; exec puts each exec'd process there too (a child of the runtime
- * is in the runtime's group otherwise). delete removes the group made for
- * the container alone (ROOT/ID/resctrl names it), never a closID group,
+ * is in the runtime's group otherwise). With enableMonitoring, each goes
+ * on into the container's own monitoring group, mon_groups/ID of that
+ * group. delete removes the monitoring group, and the group made for the
+ * container alone (ROOT/ID/resctrl names it), never a closID group,
  * which other containers may share. Without a resctrl mount in the
  * runtime's mount namespace, a config with intelRdt fails, named.
  */
@@ -22,6 +24,8 @@
 
 /* The state folder's record of a group to remove at delete. */
 #define STORE_RESCTRL "resctrl"
+/* ... and of the group whose mon_groups/ID is the container's own. */
+#define STORE_RESCTRL_MONITOR "resctrl-monitor"
 
 /* The root of the resctrl mount this mount namespace has (the first in
  * mountinfo), O_PATH, checked by statfs to be resctrl. errnum ENOENT
@@ -42,8 +46,21 @@ const char *resctrl_group_name(const struct oci_intel_rdt *rdt, const char *id);
 int resctrl_prepare(int root, const struct oci_intel_rdt *rdt, const char *id, bool *made,
 		    struct shim_error *err);
 
-/* Put pid in the group (its tasks file). */
-int resctrl_add_task(int group, pid_t pid, struct shim_error *err);
+/* Put pid in the group (its tasks file), then in the monitoring group
+ * monitor when it is one (>= 0). */
+int resctrl_add_task(int group, int monitor, pid_t pid, struct shim_error *err);
+
+/* enableMonitoring (runtime-spec 1.3): the container's own monitoring
+ * group, mon_groups/ID below group (one left there is taken); refused,
+ * named, where the host monitors nothing. Returns its fd; *made is true
+ * when this call made it. */
+int resctrl_make_monitor(int group, const char *id, bool *made, struct shim_error *err);
+
+/* The container's monitoring group below group, for exec. */
+int resctrl_open_monitor(int group, const char *id, struct shim_error *err);
+
+/* Remove group/mon_groups/ID below root; gone already is fine. */
+int resctrl_remove_monitor(int root, const char *group, const char *id, struct shim_error *err);
 
 /* Remove the group name below root; gone already is fine. */
 int resctrl_remove(int root, const char *name, struct shim_error *err);

@@ -33,16 +33,18 @@ static struct oci_spec *parse(const char *linux_json)
 TEST(intel_rdt_members_are_read)
 {
 	struct oci_spec *s = parse("{\"intelRdt\":{\"closID\":\"gold\",\"l3CacheSchema\":\"L3:0=7f0\","
-				   "\"memBwSchema\":\"MB:0=20\",\"schemata\":\"L2:0=f\","
-				   "\"enableCMT\":true,\"enableMBM\":true}}");
+				   "\"memBwSchema\":\"MB:0=20\",\"schemata\":[\"L2:0=f\","
+				   "\"L2CODE:0=3\"],\"enableCMT\":true,\"enableMBM\":true,"
+				   "\"enableMonitoring\":true}}");
 
 	CHECK(s);
 	CHECK(s->intel_rdt.present);
 	CHECK_STR(s->intel_rdt.clos_id, "gold");
 	CHECK_STR(s->intel_rdt.l3_cache_schema, "L3:0=7f0");
 	CHECK_STR(s->intel_rdt.mem_bw_schema, "MB:0=20");
-	CHECK_STR(s->intel_rdt.schemata, "L2:0=f");
+	CHECK_STR(s->intel_rdt.schemata, "L2:0=f\nL2CODE:0=3\n");
 	CHECK(s->intel_rdt.enable_cmt && s->intel_rdt.enable_mbm);
+	CHECK(s->intel_rdt.enable_monitoring);
 	oci_spec_free(s);
 	return 0;
 }
@@ -58,6 +60,20 @@ TEST(a_clos_id_that_is_no_group_name_is_refused)
 		CHECK(!parse(json));
 		CHECK(strstr(err.msg, "linux.intelRdt.closID"));
 	}
+	return 0;
+}
+
+TEST(schemata_is_an_array_of_lines_as_runtime_spec_1_3_has_it)
+{
+	struct oci_spec *s = parse("{\"intelRdt\":{\"schemata\":[]}}");
+
+	CHECK(s);
+	CHECK(s->intel_rdt.schemata == NULL);
+	oci_spec_free(s);
+	CHECK(!parse("{\"intelRdt\":{\"schemata\":\"L2:0=f\"}}"));
+	CHECK(strstr(err.msg, "linux.intelRdt.schemata"));
+	CHECK(!parse("{\"intelRdt\":{\"schemata\":[\"L2:0=f\\nL3:0=1\"]}}"));
+	CHECK(strstr(err.msg, "linux.intelRdt.schemata: [0]: one line each"));
 	return 0;
 }
 
@@ -169,7 +185,7 @@ TEST(a_clos_id_group_made_beforehand_is_joined)
 	group = resctrl_prepare(root, &r, "c1", &made, &err);
 	CHECK(group >= 0);
 	CHECK(!made);
-	CHECK(resctrl_add_task(group, 4242, &err) == 0);
+	CHECK(resctrl_add_task(group, -1, 4242, &err) == 0);
 	tasks = read_rel("gold/tasks");
 	drop_root();
 	CHECK_STR(tasks, "4242");
@@ -256,6 +272,57 @@ TEST(without_clos_id_the_group_is_the_containers_own)
 	return 0;
 }
 
+TEST(enable_monitoring_makes_the_containers_own_monitoring_group)
+{
+	struct oci_intel_rdt r = { .present = true, .clos_id = "gold", .enable_monitoring = true };
+	_cleanup_close_ int root = fake_root(""), group = -1, mon = -1;
+	_cleanup_free_ char *gold = NULL, *own = NULL;
+	struct stat st;
+	char path[256];
+	bool made = false, group_made = true;
+	int gone;
+
+	CHECK(root >= 0);
+	CHECK(mkdirat(root, "gold/mon_groups", 0755) == 0);
+	group = resctrl_prepare(root, &r, "c1", &group_made, &err);
+	CHECK(group >= 0 && !group_made);
+	mon = resctrl_make_monitor(group, "c1", &made, &err);
+	CHECK(mon >= 0 && made);
+	/* resctrl makes a group's tasks file itself; the fake one needs it */
+	CHECK(write_file("gold/mon_groups/c1/tasks", "") == 0);
+	CHECK(resctrl_add_task(group, mon, 4242, &err) == 0);
+	gold = read_rel("gold/tasks");
+	own = read_rel("gold/mon_groups/c1/tasks");
+	CHECK(unlinkat(root, "gold/mon_groups/c1/tasks", 0) == 0);
+	CHECK(resctrl_remove_monitor(root, "gold", "c1", &err) == 0);
+	snprintf(path, sizeof(path), "%s/gold/mon_groups/c1", root_path);
+	gone = stat(path, &st) < 0 && errno == ENOENT;
+	CHECK(resctrl_remove_monitor(root, "gold", "c1", &err) == 0);	/* gone already */
+	drop_root();
+	CHECK_STR(gold, "4242");
+	CHECK_STR(own, "4242");
+	CHECK(gone);
+	return 0;
+}
+
+TEST(enable_monitoring_where_the_host_monitors_nothing_is_refused_named)
+{
+	struct oci_intel_rdt r = { .present = true, .clos_id = "gold", .enable_monitoring = true };
+	_cleanup_close_ int root = fake_root(""), group = -1;
+	bool made;
+	int mon;
+
+	CHECK(root >= 0);
+	group = resctrl_prepare(root, &r, "c1", &made, &err);
+	CHECK(group >= 0);
+	mon = resctrl_make_monitor(group, "c1", &made, &err);
+	drop_root();
+	CHECK(mon < 0 && !made);
+	CHECK(strstr(err.msg, "linux.intelRdt.enableMonitoring: this host's resctrl monitors "
+			      "nothing"));
+	return 0;
+}
+
 TEST(without_a_resctrl_mount_intel_rdt_is_refused_named)
 {
 	/* the host has no resctrl mounted (no RDT, or not mounted): named */
@@ -275,6 +342,7 @@ int main(void)
 	TAP_START();
 	RUN(intel_rdt_members_are_read);
 	RUN(a_clos_id_that_is_no_group_name_is_refused);
+	RUN(schemata_is_an_array_of_lines_as_runtime_spec_1_3_has_it);
 	RUN(a_mem_bw_schema_must_be_one_mb_line);
 	RUN(schema_text_follows_the_spec_rules);
 	RUN(schemata_compare_as_numbers);
@@ -283,6 +351,8 @@ int main(void)
 	RUN(an_existing_clos_id_group_must_hold_the_schema_asked_for);
 	RUN(monitoring_asked_for_must_be_there);
 	RUN(without_clos_id_the_group_is_the_containers_own);
+	RUN(enable_monitoring_makes_the_containers_own_monitoring_group);
+	RUN(enable_monitoring_where_the_host_monitors_nothing_is_refused_named);
 	RUN(without_a_resctrl_mount_intel_rdt_is_refused_named);
 	TAP_DONE();
 }
