@@ -623,6 +623,16 @@ static const struct {
 	{ "MPOL_F_STATIC_NODES", 1u << 15 },
 };
 
+const char *oci_memory_policy_mode_name(size_t i)
+{
+	return i < sizeof(mpol_modes) / sizeof(mpol_modes[0]) ? mpol_modes[i] : NULL;
+}
+
+const char *oci_memory_policy_flag_name(size_t i)
+{
+	return i < sizeof(mpol_flags) / sizeof(mpol_flags[0]) ? mpol_flags[i].name : NULL;
+}
+
 static int mpol_flag(const char *name, unsigned int *bit)
 {
 	for (size_t k = 0; k < sizeof(mpol_flags) / sizeof(mpol_flags[0]); k++)

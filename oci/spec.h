@@ -194,6 +194,11 @@ int oci_cap_from_name(const char *name);
 /* The name of capability number cap, NULL past the last one known. */
 const char *oci_cap_name(int cap);
 
+/* linux.memoryPolicy's i-th mode ("MPOL_BIND", ...) and flag
+ * ("MPOL_F_STATIC_NODES", ...) that shim knows; NULL past the last. */
+const char *oci_memory_policy_mode_name(size_t i);
+const char *oci_memory_policy_flag_name(size_t i);
+
 /* "pid", "network", ... as in the spec. */
 const char *oci_ns_type_name(enum oci_ns_type type);
 

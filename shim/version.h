@@ -4,6 +4,6 @@
 #define SHIM_VERSION_H
 
 #define SHIM_VERSION "0.1.0"
-#define SHIM_SPEC_VERSION "1.2.0"
+#define SHIM_SPEC_VERSION "1.3.0"
 
 #endif

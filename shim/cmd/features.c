@@ -18,7 +18,7 @@
 static const char features_head[] =
 	"{\n"
 	"  \"ociVersionMin\": \"1.0.0\",\n"
-	"  \"ociVersionMax\": \"1.2.0\",\n"
+	"  \"ociVersionMax\": \"1.3.0\",\n"
 	"  \"hooks\": [\"prestart\", \"createRuntime\", \"createContainer\", \"startContainer\",\n"
 	"            \"poststart\", \"poststop\"],\n";
 
@@ -127,7 +127,15 @@ int cmd_features(const struct global_opts *g, int argc, char **argv, struct shim
 	/* what this host can apply (shim/lsm.h) */
 	printf("    \"apparmor\": { \"enabled\": %s },\n", lsm_apparmor_enabled() ? "true" : "false");
 	printf("    \"selinux\": { \"enabled\": %s },\n", lsm_selinux_enabled() ? "true" : "false");
-	printf("    \"intelRdt\": { \"enabled\": %s },\n", resctrl_mounted() ? "true" : "false");
+	/* enabled: a resctrl mount here; schemata and enableMonitoring: what
+	 * shim applies wherever resctrl is (runtime-spec 1.3) */
+	printf("    \"intelRdt\": { \"enabled\": %s, \"schemata\": true, \"monitoring\": true },\n",
+	       resctrl_mounted() ? "true" : "false");
+	printf("    \"memoryPolicy\": {\n");
+	print_list("modes", oci_memory_policy_mode_name, "      ");
+	printf(",\n");
+	print_list("flags", oci_memory_policy_flag_name, "      ");
+	printf("\n    },\n");
 	fputs(features_tail, stdout);
 	print_annotations();
 	return 0;

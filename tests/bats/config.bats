@@ -244,5 +244,5 @@ boottime 1000000 5" sh -c 'tr -s " " < /proc/self/timens_offsets'
 	assert_output_has "linux.intelRdt: no resctrl filesystem is mounted here"
 	assert_nothing_left
 	run shim features
-	[ "$(jq -c .linux.intelRdt <<< "$output")" = '{"enabled":false}' ]
+	[ "$(jq -c .linux.intelRdt <<< "$output")" = '{"enabled":false,"schemata":true,"monitoring":true}' ]
 }

@@ -423,6 +423,36 @@ refused"
 	[ "$(jq -c '[.linux.intelRdt.enabled, .linux.selinux.enabled]' <<< "$output")" = "[false,false]" ]
 }
 
+@test "features says runtime-spec 1.3.0 with its members: intelRdt schemata and monitoring, memoryPolicy" {
+	run "$SHIM_BIN" features
+	assert_success
+	[ "$(jq -r .ociVersionMax <<< "$output")" = 1.3.0 ]
+	[ "$(jq -c '.linux.intelRdt | [.schemata, .monitoring]' <<< "$output")" = "[true,true]" ]
+	[ "$(jq -c .linux.memoryPolicy.modes <<< "$output")" = \
+		'["MPOL_DEFAULT","MPOL_PREFERRED","MPOL_BIND","MPOL_INTERLEAVE","MPOL_LOCAL","MPOL_PREFERRED_MANY","MPOL_WEIGHTED_INTERLEAVE"]' ]
+	[ "$(jq -c .linux.memoryPolicy.flags <<< "$output")" = \
+		'["MPOL_F_NUMA_BALANCING","MPOL_F_RELATIVE_NODES","MPOL_F_STATIC_NODES"]' ]
+}
+
+@test "linux.intelRdt.schemata is an array of lines (1.3): a string is refused, named" {
+	setup_bundle true
+	update_config '.linux.intelRdt = {"schemata": "L3:0=f"}'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "linux.intelRdt.schemata"
+	assert_nothing_left
+}
+
+@test "linux.intelRdt.enableMonitoring without a resctrl mount fails create, named" {
+	! grep -q " - resctrl " /proc/self/mountinfo || skip "resctrl is mounted here"
+	setup_bundle true
+	update_config '.linux.intelRdt = {"enableMonitoring": true}'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "linux.intelRdt: no resctrl filesystem is mounted here"
+	assert_nothing_left
+}
+
 @test "features lists capabilities, seccomp actions, operators and archs, recursive mount options" {
 	run "$SHIM_BIN" features
 	assert_success

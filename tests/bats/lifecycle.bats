@@ -249,7 +249,7 @@ setup() {
 	run "$SHIM_BIN" --version
 	assert_success
 	[ "$(sed -n 1p <<< "$output")" = "shim version 0.1.0" ]
-	[ "$(sed -n 2p <<< "$output")" = "spec: 1.2.0" ]
+	[ "$(sed -n 2p <<< "$output")" = "spec: 1.3.0" ]
 }
 
 @test "features lists the namespaces it creates" {
