@@ -85,6 +85,21 @@ assert_recovers() {
 	assert_recovers stopped
 }
 
+@test "once create has exited 0, state says created and start works at once, 20 of 20" {
+	setup_bundle true
+	local i
+	for i in $(seq 20); do
+		shim_detached create -b "$BUNDLE" c$i
+		assert_success
+		[ "$(container_status c$i)" = created ]
+		run shim start c$i
+		assert_success
+		run shim delete -f c$i
+		assert_success
+	done
+	assert_nothing_left
+}
+
 @test "a create in progress is listed as creating and cannot be deleted under it" {
 	blocking_hook createRuntime
 	shim_bg create -b "$BUNDLE" c1
