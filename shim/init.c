@@ -209,6 +209,10 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	if (process_set_cpus(c->spec->process.cpus_initial, c->spec->process.cpus_initial_mask,
 			     "process.execCPUAffinity.initial", err) < 0)
 		return -1;
+	/* still the host's root in a user namespace (its ID maps may not be
+	 * written yet), which owns our files where we are non-dumpable */
+	if (c->spec->has_time_offsets && ns_new_time(c->spec, err) < 0)
+		return -1;
 	if (ns_has_user(c->spec) && init_enter_user_ns(c, err) < 0)
 		return -1;
 	if (rootfs_reachable(c, err) < 0)
@@ -216,8 +220,6 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	log_debug("init: setting up in its namespaces");
 	umask(0);
 	if (ns_enter(c->joins, false, err) < 0)
-		return -1;
-	if (c->spec->has_time_offsets && ns_new_time(c->spec, err) < 0)
 		return -1;
 	if (loopback_up(c->spec, err) < 0)
 		return -1;
@@ -267,7 +269,8 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	if (own_mounts && rootfs_finish(c->spec, &anchors, err) < 0)
 		return -1;
 	rootfs_anchors_release(&anchors);
-	if (process_set_oom_score_adj(&c->spec->process, err) < 0 || let_go(c, plan, err) < 0)
+	if ((!c->oom_score_adj_set && process_set_oom_score_adj(&c->spec->process, err) < 0) ||
+	    let_go(c, plan, err) < 0)
 		return -1;
 	/* once set up (a small RLIMIT_NOFILE or FSIZE would fail the mounts
 	 * or a copy-up), still root: a runtime without CAP_SYS_RESOURCE may

@@ -38,6 +38,7 @@ struct init_ctx {
 	bool new_keyring;	/* a session keyring of its own (not --no-new-keyring) */
 	bool no_pivot;		/* --no-pivot: move the rootfs onto / and chroot */
 	bool staged;		/* born with the rootfs as its root (rootfs_stage) */
+	bool oom_score_adj_set;	/* inherited from the helper that cloned it */
 };
 
 /* The clone's entry point; arg is a struct init_ctx. Exits non-zero when

@@ -11,6 +11,9 @@
 #include "shim/hooks.h"
 #include "shim/init_clone.h"
 #include "shim/log.h"
+#include "shim/process.h"
+#include "shim/procfs.h"
+#include "shim/rootless.h"
 #include "shim/rootfs.h"
 
 /* An init that joins a PID namespace by path (a Kubernetes pod's shared
@@ -68,6 +71,18 @@ static int enter_joined(void *arg, struct shim_error *err)
 
 	if (c->staged && stage_rootfs(c, err) < 0)
 		return -1;
+	/* oomScoreAdj, which the init inherits: written as the host's root
+	 * (an init in a user namespace may not write its own file while it is
+	 * non-dumpable, nor ever lower it); the handle, of the runtime's PID
+	 * namespace, let go of at once */
+	if (c->spec->process.has_oom_score_adj) {
+		int r = process_set_oom_score_adj(&c->spec->process, err);
+
+		procfs_release();
+		if (r < 0)
+			return -1;
+		c->oom_score_adj_set = true;
+	}
 	if (ns_enter(c->joins, true, err) < 0)
 		return -1;
 	if (user >= 0 && setns(user, CLONE_NEWUSER) < 0)
@@ -90,8 +105,13 @@ static pid_t clone_init_clean(const struct bundle *b, uint64_t flags, int cgroup
 		.cgroup_fd = cgroup_fd, .ns_flags = flags, .first = 3 + ctx->preserve_fds,
 		.keep = { ctx->sync_fd, ctx->console_fd, ctx->agent_fd, ctx->fifo_fd, -1, -1, -1,
 			  -1 },
-		/* as runc's: a user namespace's root writes its own files */
-		.dumpable = (flags & CLONE_NEWUSER) || ctx->joins->fd[OCI_NS_USER] >= 0,
+		/* seen by the processes of the namespaces it joins, which may be
+		 * its uid in its user namespace: non-dumpable until its exec,
+		 * but where a runtime without the host's root writes the ID maps
+		 * of its new user namespace, or could not write to the files of
+		 * a joined one's init (threat model, docs/design.md) */
+		.dumpable = rootless_unprivileged() &&
+			    ((flags & CLONE_NEWUSER) || ctx->joins->fd[OCI_NS_USER] >= 0),
 		.enter = enter_joined, .fn = init_main, .arg = ctx,
 	};
 

@@ -112,6 +112,39 @@ thief_found_nothing() {
 	teardown_escape
 }
 
+@test "a container's root in a user namespace finds no way out in 10 inits joining its PID and user namespaces" {
+	# a Kubernetes pod with user namespaces and shareProcessNamespace: the
+	# joining init is the thief's uid in the thief's user namespace, and
+	# sets up in a copy of the host's tree (docs/design.md, threat model)
+	local i pid joiner=$BATS_TEST_TMPDIR/joiner d
+	d=$BUNDLE
+	while [ "$d" != / ]; do chmod a+x "$d"; d=$(dirname "$d"); done
+	update_config '.linux.namespaces += [{"type": "user"}] |
+		.linux.uidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}] |
+		.linux.gidMappings = .linux.uidMappings'
+	: > "$BUNDLE/rootfs/report"
+	chown 100000:100000 "$BUNDLE/rootfs/report" "$BUNDLE/rootfs"
+	start_fd_thief
+	# the thief's uid may write there: an escape leaves its file
+	chmod 1777 "$MARKER"
+	pid=$(shim state thief | jq .pid)
+	"$TOP/tests/payload/make-busybox-bundle" "$joiner" true
+	d=$joiner
+	while [ "$d" != / ]; do chmod a+x "$d"; d=$(dirname "$d"); done
+	jq --arg p "/proc/$pid/ns/pid" --arg u "/proc/$pid/ns/user" \
+		'.linux.namespaces |= map(if .type == "pid" then .path = $p else . end) |
+		.linux.namespaces += [{"type": "user", "path": $u}] |
+		.process.args = ["echo", "pod"]' \
+		"$joiner/config.json" > "$joiner/c.json" && mv "$joiner/c.json" "$joiner/config.json"
+	for i in $(seq 10); do
+		run shim run -b "$joiner" "joiner$i"
+		assert_success
+		assert_output pod
+	done
+	thief_found_nothing
+	teardown_escape
+}
+
 # --- 2. cwd through a runtime fd (CVE-2024-21626 variant) ---
 
 @test "process.cwd through a runtime fd makes no host folder" {

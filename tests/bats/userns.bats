@@ -108,6 +108,20 @@ join_holder() {
 	assert_output "0 0 100000 65536"
 }
 
+@test "an init joining a user namespace, non-dumpable, still gets its oomScoreAdj and timeOffsets" {
+	start_holder
+	join_holder
+	update_config '.process.oomScoreAdj = 300 |
+		.linux.namespaces += [{"type": "time"}] |
+		.linux.timeOffsets = {"boottime": {"secs": 1000000}} |
+		.process.args = ["sh", "-c", "cat /proc/self/oom_score_adj; cut -d. -f1 /proc/uptime"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	[ "${lines[0]}" = 300 ]
+	[ "${lines[1]}" -ge 1000000 ]
+	assert_nothing_left
+}
+
 @test "a joined user namespace takes a bind mount and a tmpfs" {
 	start_holder
 	join_holder
