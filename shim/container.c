@@ -25,6 +25,7 @@
 #include "shim/bind_sources.h"
 #include "oci/cleanup.h"
 #include "oci/strv.h"
+#include "shim/inherited_mounts.h"
 #include "shim/init_clone.h"
 #include "shim/clone.h"
 #include "shim/container.h"
@@ -74,6 +75,8 @@ struct create_ctx {
 	const char *created;	/* state.json's "created": the same in each
 				 * one create writes, "" for none */
 	bool zero_pids;		/* pids.limit 0: written once the init is in */
+	const struct mount_snapshot *mounts;	/* no mount namespace: the table
+						 * before the clone, or NULL */
 };
 
 /* --- create, in the runtime --- */
@@ -272,7 +275,9 @@ static int after_clone(struct spawn *sp, const struct create_ctx *cc, int *maste
 	    sync_await_ready(sp->runtime_sync, err) < 0)
 		goto drop;
 	log_debug("init %d ready: its setup is done, it waits on exec.fifo", (int)sp->pid);
-	if (write_zero_pids(cc, err) < 0 || netdev_move_in(b->spec, sp->pid, cc->dir_fd, err) < 0)
+	if (write_zero_pids(cc, err) < 0 ||
+	    (cc->mounts && inherited_mounts_record(cc->dir_fd, cc->mounts, err) < 0) ||
+	    netdev_move_in(b->spec, sp->pid, cc->dir_fd, err) < 0)
 		goto drop;
 	if (staged_file_commit(&created, err) < 0)
 		return -1;
@@ -648,6 +653,17 @@ static void give_back_net_devices(int dir_fd, const char *id)
 		log_warn("container %s: %s", id, shim_error_text(&err, text, sizeof(text)));
 }
 
+/* No mount namespace: the mounts its init made in the runtime's go; a
+ * failure is only said. */
+static void remove_inherited_mounts(int dir_fd, const char *id)
+{
+	struct shim_error err = { 0 };
+	char text[1200];
+
+	if (dir_fd >= 0 && inherited_mounts_remove(dir_fd, &err) < 0)
+		log_warn("container %s: %s", id, shim_error_text(&err, text, sizeof(text)));
+}
+
 /* A create that failed (a hook, say) still ends as a delete would: with
  * the poststop hooks, as the runtime-spec asks. */
 static void poststop_after_failure(const struct create_opts *o, const struct bundle *b)
@@ -675,7 +691,7 @@ static unsigned records_made(const struct create_ctx *cc)
 {
 	const struct oci_spec *s = cc->b->spec;
 
-	return (s->n_net_devices ? RECORD_NETNS : 0) |
+	return (s->n_net_devices ? RECORD_NETNS : 0) | (cc->mounts ? RECORD_INHERITED_MOUNTS : 0) |
 	       (cgroup_v1_is_open(cc->v1) ? RECORD_CGROUP_V1 : 0) |
 	       (cc->scope->unit[0] ? RECORD_SYSTEMD_UNIT : 0) |
 	       (s->intel_rdt.present && (!s->intel_rdt.clos_id || s->intel_rdt.enable_monitoring)
@@ -735,6 +751,7 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 	struct oci_state *recorded = NULL;
 	int pidfd = -1;
 	struct rdt_made rdt = { .group = -1, .monitor = -1 };
+	struct mount_snapshot snap __attribute__((cleanup(mount_snapshot_release))) = { 0 };
 	bool zero_pids = false;
 	struct systemd_scope scope = { .holder_pidfd = -1 };
 
@@ -794,11 +811,16 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 	if (make_cgroup_v1(o, b.spec, dir_fd, &v1, err) < 0 ||
 	    make_rdt_group(o, b.spec, dir_fd, &rdt, err) < 0)
 		goto fail_remove;
+	/* no mount namespace: the mounts the init makes are the host's */
+	if (!ns_has_mount(b.spec) && b.spec->n_mounts &&
+	    inherited_mounts_snapshot(b.rootfs, &snap, err) < 0)
+		goto fail_remove;
 	now_rfc3339(created, sizeof(created));
 	cc = (struct create_ctx){ .o = o, .b = &b, .dir_fd = dir_fd, .lock_fd = lock_fd,
 				  .cgroup_fd = cgroup_fd, .cgroup_rel = cgroup_rel,
 				  .rdt_group = rdt.group, .rdt_monitor = rdt.monitor, .v1 = &v1, .scope = &scope,
-				  .recorded = &recorded, .created = created, .zero_pids = zero_pids };
+				  .recorded = &recorded, .created = created, .zero_pids = zero_pids,
+				  .mounts = snap.root ? &snap : NULL };
 	/* a second record of the cgroup, apart from state.json: a delete -f
 	 * finds it even when state.json is lost or corrupt */
 	if ((cgroup_rel[0] && write_file_at(dir_fd, STORE_CGROUP, cgroup_rel, err) < 0) ||
@@ -827,6 +849,7 @@ fail_remove:
 	if (master_out)
 		*master_out = safe_close(*master_out);
 	give_back_net_devices(dir_fd, o->id);
+	inherited_mounts_undo(&snap);
 	systemd_scope_drop_holder(&scope);
 	if (cgroup_rel[0])
 		cgroup_destroy(cgroup_rel, NULL);
@@ -1135,6 +1158,8 @@ int container_delete(const char *root, struct container *c, bool force, struct s
 	log_debug("delete %s: the init is gone; removing its cgroup and state", c->id);
 	if (c->records & RECORD_NETNS)
 		give_back_net_devices(c->dir_fd, c->id);
+	if (c->records & RECORD_INHERITED_MOUNTS)
+		remove_inherited_mounts(c->dir_fd, c->id);
 	/* what is left in the folder (processes that joined it) dies with it */
 	if (c->state->cgroup_path && cgroup_destroy(c->state->cgroup_path, err) < 0)
 		return shim_error_wrap(err, "container %s", c->id);
@@ -1165,6 +1190,7 @@ int container_remove_broken(const char *root, const char *id, struct shim_error 
 	if (rel && cgroup_check_record(rel, STORE_CGROUP, NULL) == 0 && cgroup_destroy(rel, err) < 0)
 		return shim_error_wrap(err, "container %s", id);
 	give_back_net_devices(dir, id);
+	remove_inherited_mounts(dir, id);
 	remove_cgroup_v1(dir, id);
 	stop_systemd_unit(dir, id);
 	remove_rdt_group(dir, id);

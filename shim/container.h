@@ -70,7 +70,8 @@ enum {
 	RECORD_CGROUP_V1 = 1 << 1,	/* a cgroup v1 host's folders */
 	RECORD_SYSTEMD_UNIT = 1 << 2,	/* --systemd-cgroup */
 	RECORD_RESCTRL = 1 << 3,	/* a resctrl group of its own */
-	RECORDS_ANY = (1 << 4) - 1,
+	RECORD_INHERITED_MOUNTS = 1 << 4,	/* mounts made in the runtime's namespace */
+	RECORDS_ANY = (1 << 5) - 1,
 };
 
 /* Create; on success the init waits for start. With out, the caller gets

@@ -239,21 +239,24 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 		return shim_fail_errno(err, "domainname: setdomainname");
 	if (c->spec->has_personality && personality(c->spec->personality) < 0)
 		return shim_fail_errno(err, "linux.personality: personality");
-	/* without a mount namespace of its own, nothing of the runtime's (the
-	 * host's) is mounted or made: only the hooks' handshake is left */
+	/* without a mount namespace of its own, the config's mounts are made
+	 * in the runtime's (the host's) below root.path, which the runtime
+	 * removes again; nothing else is */
 	if (own_mounts) {
 		root_fd = rootfs_mount_all(c->spec, c->staged ? NULL : c->rootfs, c->bundle, c->prepared,
 					   c->cgroup_v1_rel, &anchors, err);
 		if (root_fd < 0)
 			return -1;
+	} else if (c->spec->n_mounts && rootfs_mount_inherited(c->spec, c->rootfs, c->bundle,
+							       c->cgroup_v1_rel, err) < 0) {
+		return -1;
 	}
 	if (init_before_pivot(c, err) < 0)
 		return -1;
 	if (own_mounts &&
 	    rootfs_enter(TAKE_FD(root_fd), c->staged ? NULL : c->rootfs, c->no_pivot, err) < 0)
 		return -1;
-	/* in the runtime's mount namespace: chrooted in root.path, nothing
-	 * mounted (what would mount is refused at create) */
+	/* in the runtime's mount namespace: chrooted in root.path */
 	if (!own_mounts && rootfs_chroot(c->rootfs, err) < 0)
 		return -1;
 	plan->cwd_must_exist = !own_mounts;

@@ -4,7 +4,7 @@
 #include "shim/mountinfo.h"
 
 /* mountinfo escapes space, tab, newline and backslash as \ooo. */
-static void unescape(char *s)
+void mountinfo_unescape(char *s)
 {
 	char *out = s;
 
@@ -33,6 +33,6 @@ char *mountinfo_point(char *line, const char *fstype)
 		if (++i == 5)
 			mountpoint = field;
 	if (mountpoint)
-		unescape(mountpoint);
+		mountinfo_unescape(mountpoint);
 	return mountpoint;
 }

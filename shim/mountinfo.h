@@ -10,4 +10,8 @@
  * unescaped in place (the line is changed); NULL for another type. */
 char *mountinfo_point(char *line, const char *fstype);
 
+/* Undo mountinfo's escapes (\ooo for space, tab, newline, backslash) in
+ * place. */
+void mountinfo_unescape(char *s);
+
 #endif

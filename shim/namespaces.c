@@ -78,8 +78,12 @@ static int check_without_mount_ns(const struct oci_spec *s, struct shim_error *e
 	static const char why[] = "linux.namespaces has no mount namespace, so it would change "
 				  "the runtime's own (the host's)";
 
-	if (s->n_mounts)
-		return shim_fail(err, EPERM, "mounts[0] (%s): %s", s->mounts[0].destination, why);
+	/* the mounts are made in it, below root.path (and removed at
+	 * delete): not by a user namespace's root, which may not */
+	if (s->n_mounts && oci_spec_namespace(s, OCI_NS_USER))
+		return shim_fail(err, EPERM, "mounts[0] (%s): linux.namespaces has no mount "
+				 "namespace, and a user namespace's root may not mount in the "
+				 "runtime's", s->mounts[0].destination);
 	if (s->masked_paths && s->masked_paths[0])
 		return shim_fail(err, EPERM, "linux.maskedPaths: %s", why);
 	if (s->readonly_paths && s->readonly_paths[0])

@@ -747,6 +747,37 @@ void rootfs_anchors_release(struct rootfs_anchors *a)
 	a->n = 0;
 }
 
+/* Step 3 and 4 below root_fd: the config's mounts, then /dev. */
+static int mount_config(int root_fd, const struct oci_spec *spec, const struct fs_ctx *x,
+			const char *bundle, const int *prepared, struct rootfs_anchors *anchors,
+			struct shim_error *err)
+{
+	anchors->fd = spec->n_mounts ? malloc(spec->n_mounts * sizeof(int)) : NULL;
+	if (spec->n_mounts && !anchors->fd)
+		return shim_fail(err, ENOMEM, "mounts: out of memory");
+	anchors->n = spec->n_mounts;
+	for (size_t i = 0; i < spec->n_mounts; i++)
+		anchors->fd[i] = -1;
+	for (size_t i = 0; i < spec->n_mounts; i++) {
+		const struct oci_mount *m = &spec->mounts[i];
+
+		log_debug("init: mounts[%zu]: %s on %s", i, m->type ? m->type : "bind",
+			  m->destination);
+		if (mount_one(root_fd, m, x, bundle, prepared ? prepared[i] : -1, &anchors->fd[i],
+			      err) < 0)
+			return shim_error_wrap(err, "mounts[%zu] (%s)", i, m->destination);
+	}
+	if (config_mounts_fresh_dev(spec) && dev_setup(root_fd, err) < 0)
+		return shim_error_wrap(err, "/dev");
+	for (size_t i = 0; i < spec->n_devices; i++)
+		if (make_listed_device(root_fd, &spec->devices[i], err) < 0)
+			return shim_error_wrap(err, "linux.devices[%zu]", i);
+	if (dev_finish(root_fd, spec, err) < 0)
+		return -1;
+	log_debug("init: /dev, %zu linux.devices made", spec->n_devices);
+	return 0;
+}
+
 int rootfs_mount_all(const struct oci_spec *spec, const char *rootfs, const char *bundle,
 		     const int *prepared, const char *cgroup_v1_rel,
 		     struct rootfs_anchors *anchors, struct shim_error *err)
@@ -768,30 +799,23 @@ int rootfs_mount_all(const struct oci_spec *spec, const char *rootfs, const char
 		if (root_fd < 0)
 			return shim_fail_errno(err, "root.path: %s", rootfs);
 	}
-	anchors->fd = spec->n_mounts ? malloc(spec->n_mounts * sizeof(int)) : NULL;
-	if (spec->n_mounts && !anchors->fd)
-		return shim_fail(err, ENOMEM, "mounts: out of memory");
-	anchors->n = spec->n_mounts;
-	for (size_t i = 0; i < spec->n_mounts; i++)
-		anchors->fd[i] = -1;
-	for (size_t i = 0; i < spec->n_mounts; i++) {
-		const struct oci_mount *m = &spec->mounts[i];
-
-		log_debug("init: mounts[%zu]: %s on %s", i, m->type ? m->type : "bind",
-			  m->destination);
-		if (mount_one(root_fd, m, &x, bundle, prepared ? prepared[i] : -1, &anchors->fd[i],
-			      err) < 0)
-			return shim_error_wrap(err, "mounts[%zu] (%s)", i, m->destination);
-	}
-	if (config_mounts_fresh_dev(spec) && dev_setup(root_fd, err) < 0)
-		return shim_error_wrap(err, "/dev");
-	for (size_t i = 0; i < spec->n_devices; i++)
-		if (make_listed_device(root_fd, &spec->devices[i], err) < 0)
-			return shim_error_wrap(err, "linux.devices[%zu]", i);
-	if (dev_finish(root_fd, spec, err) < 0)
+	if (mount_config(root_fd, spec, &x, bundle, prepared, anchors, err) < 0)
 		return -1;
-	log_debug("init: /dev, %zu linux.devices made", spec->n_devices);
 	return TAKE_FD(root_fd);
+}
+
+int rootfs_mount_inherited(const struct oci_spec *spec, const char *rootfs, const char *bundle,
+			   const char *cgroup_v1_rel, struct shim_error *err)
+{
+	_cleanup_close_ int root_fd = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	struct rootfs_anchors anchors __attribute__((cleanup(rootfs_anchors_release))) = { 0 };
+	const struct fs_ctx x = { .label = spec->mount_label, .cgroup_v1_rel = cgroup_v1_rel };
+
+	if (root_fd < 0)
+		return shim_fail_errno(err, "root.path: %s", rootfs);
+	log_debug("init: no mount namespace of its own: %zu mounts made in the runtime's, below %s",
+		  spec->n_mounts, rootfs);
+	return mount_config(root_fd, spec, &x, bundle, NULL, &anchors, err);
 }
 
 int rootfs_enter(int root_fd, const char *rootfs, bool no_pivot, struct shim_error *err)

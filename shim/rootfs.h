@@ -56,6 +56,14 @@ int rootfs_mount_all(const struct oci_spec *spec, const char *rootfs, const char
 		     const int *prepared, const char *cgroup_v1_rel,
 		     struct rootfs_anchors *anchors, struct shim_error *err);
 
+/* Without a mount namespace of the container's own: the config's mounts
+ * (and a fresh /dev's nodes) made in the runtime's namespace below rootfs,
+ * found from it as in steps 3 and 4 (masked and read-only paths are
+ * refused at create: shim/namespaces.c). The runtime finds and removes
+ * them (shim/inherited_mounts.h). */
+int rootfs_mount_inherited(const struct oci_spec *spec, const char *rootfs, const char *bundle,
+			   const char *cgroup_v1_rel, struct shim_error *err);
+
 /* Step 5: root_fd becomes the process's root and cwd (and is closed);
  * rootfs NULL: staged, it is already. */
 int rootfs_enter(int root_fd, const char *rootfs, bool no_pivot, struct shim_error *err);

@@ -567,16 +567,77 @@ no_mount_ns() {
 	assert_nothing_left
 }
 
-@test "without a mount namespace, mounts and masked paths are refused by name" {
+@test "without a mount namespace, masked paths and a user namespace's mounts are refused by name" {
 	update_config 'del(.linux.namespaces[] | select(.type == "mount"))'
 	shim_detached create -b "$BUNDLE" c1
 	assert_failure
-	assert_output_has "mounts[0] (/proc): linux.namespaces has no mount namespace"
+	assert_output_has "linux.maskedPaths: linux.namespaces has no mount namespace"
 	no_mount_ns
-	update_config '.linux.maskedPaths = ["/proc/kcore"]'
+	update_config '.linux.readonlyPaths = ["/proc/sys"]'
 	shim_detached create -b "$BUNDLE" c1
 	assert_failure
-	assert_output_has "linux.maskedPaths: linux.namespaces has no mount namespace"
+	assert_output_has "linux.readonlyPaths: linux.namespaces has no mount namespace"
+	no_mount_ns
+	update_config '.mounts = [{"destination": "/proc", "type": "proc", "source": "proc"}] |
+		.linux.namespaces += [{"type": "user"}] |
+		.linux.uidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}] |
+		.linux.gidMappings = .linux.uidMappings'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "mounts[0] (/proc): linux.namespaces has no mount namespace, and a user namespace's root may not mount in the runtime's"
+	assert_nothing_left
+}
+
+# The mounts below $1 in our (the runtime's) mount table.
+mounts_below() {
+	awk -v r="$1/" 'index($5, r) == 1' /proc/self/mountinfo | wc -l
+}
+
+@test "without a mount namespace the config's mounts are made below root.path, and go at delete" {
+	local root
+	root=$(realpath "$BUNDLE/rootfs")
+	mkdir -p "$BATS_TEST_TMPDIR/shared"
+	echo from-the-host > "$BATS_TEST_TMPDIR/shared/f"
+	update_config --arg s "$BATS_TEST_TMPDIR/shared" \
+		'del(.linux.namespaces[] | select(.type == "mount")) |
+		.linux.maskedPaths = [] | .linux.readonlyPaths = [] | .root.readonly = false |
+		.mounts += [{"destination": "/srv", "type": "bind", "source": $s, "options": ["rbind", "ro"]}] |
+		.process.args = ["sleep", "1000"]'
+	[ "$(mounts_below "$root")" = 0 ]
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	# the default spec's seven and the bind, in the host's table
+	[ "$(mounts_below "$root")" -ge 8 ]
+	run shim exec c1 sh -c 'cat /srv/f; echo > /srv/f || echo read-only; cat /proc/1/comm; ls /dev/null'
+	assert_output "from-the-host
+sh: can't create /srv/f: Read-only file system
+read-only
+sleep
+/dev/null"
+	run shim delete -f c1
+	assert_success
+	[ "$(mounts_below "$root")" = 0 ]
+	[ "$(cat "$BATS_TEST_TMPDIR/shared/f")" = from-the-host ]
+	assert_nothing_left
+}
+
+@test "without a mount namespace a create whose mount fails leaves none of its mounts" {
+	local root
+	root=$(realpath "$BUNDLE/rootfs")
+	update_config 'del(.linux.namespaces[] | select(.type == "mount")) |
+		.linux.maskedPaths = [] | .linux.readonlyPaths = [] | .root.readonly = false |
+		.mounts += [{"destination": "/srv", "type": "bind", "source": "/no/such/source",
+			"options": ["rbind"]}]'
+	shim_detached create -b "$BUNDLE" c1
+	assert_failure
+	assert_output_has "/no/such/source"
+	[ "$(mounts_below "$root")" = 0 ]
+	assert_nothing_left
+	# run in the foreground: gone when it returns
+	update_config '.mounts |= map(select(.destination != "/srv")) | .process.args = ["true"]'
+	run shim run -b "$BUNDLE" c2
+	assert_success
+	[ "$(mounts_below "$root")" = 0 ]
 	assert_nothing_left
 }
 

@@ -93,9 +93,9 @@ create_fails_with() {
 	create_fails_with "hostname: setting it needs a uts namespace"
 }
 
-@test "a config without a mount namespace but with mounts is refused naming them" {
+@test "a config without a mount namespace but with masked paths is refused naming them" {
 	update_config '.linux.namespaces |= map(select(.type != "mount"))'
-	create_fails_with "mounts[0] (/proc): linux.namespaces has no mount namespace"
+	create_fails_with "linux.maskedPaths: linux.namespaces has no mount namespace"
 }
 
 @test "a second container with the same ID is refused, the first untouched" {
