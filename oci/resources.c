@@ -138,7 +138,12 @@ static int parse_memory(yajl_val m, const char *path, struct oci_resources *r,
 	/* v1's swap limit counts memory + swap; v2's counts swap alone. */
 	if (v < 0)
 		return oci_resources_add(r, "memory.swap.max", "max", where, err);
-	if (has_limit != 0 || limit < 0)
+	if (has_limit != 0) {
+		r->has_swap_alone = true;
+		r->swap_alone = (uint64_t)v;
+		return 0;
+	}
+	if (limit < 0)
 		return json_fail(err, where, "swap: a swap limit needs a memory limit (memory.limit)");
 	if (v < limit)
 		return json_fail(err, where, "swap: %" PRId64 " is less than memory.limit %" PRId64

@@ -49,6 +49,12 @@ struct oci_resources {
 	 * cgroup's quota), a memory limit of -1 without swap (swap unlimited
 	 * too) */
 	bool cpu_period_alone, memory_unlimited_alone;
+	/* a swap limit (memory + swap, in bytes) given without a memory limit:
+	 * `update` takes the cgroup's memory limit (v2: memory.swap.max is
+	 * this less memory.max; v1: memory.memsw.limit_in_bytes is this), a
+	 * config refuses it (no limit to count from) */
+	bool has_swap_alone;
+	uint64_t swap_alone;
 	struct device_rule *devices;
 	size_t n_devices;
 	/* cpu.shares and blockIO.weight as given (0: none), which cgroup v2

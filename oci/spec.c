@@ -731,6 +731,10 @@ static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 	s->has_resources = res != NULL;
 	if (res && oci_resources_parse(res, "linux.resources", &s->resources, err) < 0)
 		return -1;
+	/* only `update` has a memory limit to count it from: the cgroup's */
+	if (s->resources.has_swap_alone)
+		return json_fail(err, "linux.resources.memory", "swap: a swap limit needs a memory "
+				 "limit (memory.limit)");
 	if (oci_devices_parse(lx, s, err) < 0)
 		return -1;
 	if (json_get_object(lx, "seccomp", "linux", &seccomp, err) < 0 ||

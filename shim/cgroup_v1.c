@@ -222,6 +222,12 @@ static int write_memory(const struct cgroup_v1 *cg, const struct oci_resources *
 	if (low && write_at(cg, V1_MEMORY, "memory.soft_limit_in_bytes", v1_value(low->value),
 			    low->json_path, err) < 0)
 		return -1;
+	/* update --memory-swap alone: the total, against the current limit */
+	if (!swap && r->has_swap_alone) {
+		snprintf(memsw, sizeof(memsw), "%llu", (unsigned long long)r->swap_alone);
+		return write_at(cg, V1_MEMORY, "memory.memsw.limit_in_bytes", memsw,
+				"linux.resources.memory.swap", err);
+	}
 	if (!swap || strcmp(swap->value, "max") == 0)
 		return 0;
 	/* v2's swap.max is swap alone; v1 counts memory + swap */

@@ -128,6 +128,28 @@ static int check_before_update(int cgroup_fd, const struct oci_resources *r,
 	return 0;
 }
 
+/* --memory-swap (memory + swap) without --memory: counted from the
+ * cgroup's memory limit, as runc counts it from the container's. */
+static int swap_from_current(int cgroup_fd, struct oci_resources *r, struct shim_error *err)
+{
+	char now[64], text[32];
+	uint64_t limit;
+
+	if (cgroup_read(cgroup_fd, "memory.max", now, sizeof(now), err) < 0)
+		return shim_error_wrap(err, "update: --memory-swap");
+	if (strncmp(now, "max", 3) == 0)
+		return shim_fail(err, EINVAL, "update: --memory-swap %llu: the container has no "
+				 "memory limit to count it from (give --memory too)",
+				 (unsigned long long)r->swap_alone);
+	limit = strtoull(now, NULL, 10);
+	if (r->swap_alone < limit)
+		return shim_fail(err, EINVAL, "update: --memory-swap %llu is less than the memory "
+				 "limit %llu (it counts memory plus swap)",
+				 (unsigned long long)r->swap_alone, (unsigned long long)limit);
+	snprintf(text, sizeof(text), "%llu", (unsigned long long)(r->swap_alone - limit));
+	return oci_resources_add(r, "memory.swap.max", text, "linux.resources.memory.swap", err);
+}
+
 /* update starts from the container's current limits, as runc's does: a
  * cpu period alone keeps the quota cpu.max has; a memory limit of -1
  * alone lifts the swap limit too (where the cgroup has one). */
@@ -148,6 +170,8 @@ static int from_current(int cgroup_fd, struct oci_resources *r, struct shim_erro
 	if (r->memory_unlimited_alone && !oci_resources_find(r, "memory.swap.max") &&
 	    faccessat(cgroup_fd, "memory.swap.max", F_OK, 0) == 0)
 		return oci_resources_add(r, "memory.swap.max", "max", "linux.resources.memory", err);
+	if (r->has_swap_alone)
+		return swap_from_current(cgroup_fd, r, err);
 	return 0;
 }
 

@@ -172,6 +172,24 @@ sh: can't fork: Resource temporarily unavailable"
 	assert_nothing_left
 }
 
+@test "cgroup v1: update --memory-swap alone sets memory plus swap against the current limit, as runc" {
+	local mem=/sys/fs/cgroup/memory/c1
+	setup_bundle sleep 1000
+	update_config '.linux.resources.memory = {"limit": 67108864, "swap": 100663296}'
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	[ -e $mem/memory.memsw.limit_in_bytes ] || skip "no swap accounting (memory.memsw)"
+	run shim update --memory-swap 134217728 c1
+	assert_success
+	[ "$(cat $mem/memory.memsw.limit_in_bytes)" = 134217728 ]
+	[ "$(cat $mem/memory.limit_in_bytes)" = 67108864 ]
+	# below the memory limit: the kernel's refusal, named
+	run shim update --memory-swap 33554432 c1
+	assert_failure
+	assert_output_has "linux.resources.memory.swap"
+	[ "$(cat $mem/memory.memsw.limit_in_bytes)" = 134217728 ]
+}
+
 @test "cgroup v1: update with checkBeforeUpdate refuses a limit below the usage" {
 	setup_bundle sleep 1000
 	shim_detached run -d -b "$BUNDLE" c1

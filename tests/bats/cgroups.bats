@@ -162,6 +162,24 @@ sh: can't fork: Resource temporarily unavailable"
 	[ "$(cat $CG/c1/memory.swap.max)" = max ]
 }
 
+@test "update --memory-swap alone counts swap from the current memory limit, as runc" {
+	start_sleeper '.linux.resources.memory = {"limit": 67108864, "swap": 100663296}'
+	[ -e $CG/c1/memory.swap.max ] || skip "no memory.swap.max here"
+	[ "$(cat $CG/c1/memory.swap.max)" = 33554432 ]
+	run shim update --memory-swap 134217728 c1
+	assert_success
+	[ "$(cat $CG/c1/memory.swap.max)" = 67108864 ]
+	[ "$(cat $CG/c1/memory.max)" = 67108864 ]
+	run shim update --memory-swap 33554432 c1
+	assert_failure
+	assert_output_has "update: --memory-swap 33554432 is less than the memory limit 67108864"
+	run shim update --memory -1 c1
+	assert_success
+	run shim update --memory-swap 134217728 c1
+	assert_failure
+	assert_output_has "the container has no memory limit to count it from"
+}
+
 @test "update --resources reads a LinuxResources file, or stdin with -" {
 	start_sleeper
 	echo '{"pids": {"limit": 5}, "unified": {"memory.high": "50000000"}}' > "$BATS_TEST_TMPDIR/r.json"

@@ -133,8 +133,17 @@ TEST(a_swap_limit_below_the_memory_limit_is_refused)
 	CHECK(refuses("{\"memory\":{\"limit\":200,\"swap\":100}}",
 		      "linux.resources.memory: swap: 100 is less than memory.limit 200 "
 		      "(swap counts memory plus swap)"));
-	CHECK(refuses("{\"memory\":{\"swap\":100}}",
-		      "linux.resources.memory: swap: a swap limit needs a memory limit (memory.limit)"));
+	return 0;
+}
+
+TEST(a_swap_limit_alone_is_kept_for_update_to_count_from_the_cgroup)
+{
+	CHECK(parse("{\"memory\":{\"swap\":300}}") == 0);
+	CHECK(res.has_swap_alone && res.swap_alone == 300);
+	CHECK(value_of("memory.swap.max") == NULL);
+	CHECK(parse("{\"memory\":{\"swap\":-1}}") == 0);
+	CHECK(!res.has_swap_alone);
+	CHECK_STR(value_of("memory.swap.max"), "max");
 	return 0;
 }
 
@@ -459,6 +468,7 @@ int main(void)
 	RUN(rdma_limits_become_rdma_max_lines);
 	RUN(memory_limits_become_memory_max_low_and_swap_max);
 	RUN(a_swap_limit_below_the_memory_limit_is_refused);
+	RUN(a_swap_limit_alone_is_kept_for_update_to_count_from_the_cgroup);
 	RUN(cpu_shares_quota_and_cpuset_map_to_v2_files);
 	RUN(a_cpu_quota_and_period_of_zero_set_nothing_as_with_runc);
 	RUN(pids_limit_zero_is_zero_and_negative_means_max);

@@ -521,6 +521,13 @@ static int refused_on_v2(const char *json, const char *msg)
 	return ok;
 }
 
+TEST(a_config_swap_limit_without_a_memory_limit_is_refused)
+{
+	CHECK(refuses(RES("{\"memory\":{\"swap\":100}}"),
+		      "linux.resources.memory: swap: a swap limit needs a memory limit (memory.limit)"));
+	return 0;
+}
+
 TEST(cgroup_v1_knobs_are_refused_by_path_when_they_ask_for_something)
 {
 	CHECK(refused_on_v2(RES("{\"memory\":{\"swappiness\":10}}"), "linux.resources.memory.swappiness" V1));
@@ -619,6 +626,7 @@ int main(void)
 	RUN(nesting_deeper_than_the_bound_is_refused);
 	RUN(only_runtime_spec_1_is_taken);
 	RUN(net_devices_are_read_with_the_host_name_as_default);
+	RUN(a_config_swap_limit_without_a_memory_limit_is_refused);
 	RUN(cgroup_v1_knobs_are_refused_by_path_when_they_ask_for_something);
 	RUN(cgroup_v1_knobs_that_ask_for_nothing_pass);
 	RUN(cgroup_v1_knobs_become_v1_files_in_v1_units);
