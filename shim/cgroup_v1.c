@@ -589,6 +589,73 @@ int cgroup_v1_enter(const struct cgroup_v1 *cg, pid_t pid, struct shim_error *er
 	return 0;
 }
 
+/* Whether controller c is named in the comma list "a,b" (n bytes). */
+static bool names_controller(const char *list, size_t n, enum cgroup_v1_ctrl c)
+{
+	size_t len = strlen(hierarchy[c]);
+
+	for (const char *p = list, *end = list + n; p < end;) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+		size_t k = comma ? (size_t)(comma - p) : (size_t)(end - p);
+
+		if (k == len && strncmp(p, hierarchy[c], len) == 0)
+			return true;
+		p += k + 1;
+	}
+	return false;
+}
+
+/* Every name of the list is a controller of ours with a hierarchy. */
+static int check_listed(const struct cgroup_v1 *cg, const char *spec, size_t n,
+			struct shim_error *err)
+{
+	for (const char *p = spec, *end = spec + n; p < end;) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+		size_t k = comma ? (size_t)(comma - p) : (size_t)(end - p);
+		bool known = false;
+
+		for (int c = 0; c < V1_N && !known; c++)
+			known = strlen(hierarchy[c]) == k && strncmp(p, hierarchy[c], k) == 0 &&
+				cg->fd[c] >= 0;
+		if (!known)
+			return shim_fail(err, ENOENT, "exec --cgroup %s: no cgroup v1 controller "
+					 "\"%.*s\" here", spec, (int)k, p);
+		p += k + 1;
+	}
+	return 0;
+}
+
+int cgroup_v1_enter_sub(const struct cgroup_v1 *cg, const char *spec, pid_t pid,
+			struct shim_error *err)
+{
+	const char *colon = strchr(spec, ':'), *path = colon ? colon + 1 : spec;
+	size_t n = colon ? (size_t)(colon - spec) : 0;
+	char text[24];
+
+	if (colon && check_listed(cg, spec, n, err) < 0)
+		return -1;
+	while (*path == '/')
+		path++;
+	snprintf(text, sizeof(text), "%d", (int)pid);
+	for (int c = 0; c < V1_N; c++) {
+		_cleanup_close_ int dir = -1, procs = -1;
+
+		if (cg->fd[c] < 0 || (colon && !names_controller(spec, n, c)))
+			continue;
+		dir = openat2_retry(cg->fd[c], *path ? path : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+				    RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+		if (dir < 0 && errno == EXDEV)
+			return shim_fail(err, EXDEV, "exec --cgroup %s: bad sub cgroup path: it leads "
+					 "out of the container's cgroup", spec);
+		if (dir >= 0)
+			procs = openat(dir, "cgroup.procs", O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (dir < 0 || procs < 0 || write(procs, text, strlen(text)) < 0)
+			return shim_fail_errno(err, "exec --cgroup %s: adding pid to cgroups: %s%s/%s",
+					       spec, hierarchy[c], cg->rel, path);
+	}
+	return 0;
+}
+
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };

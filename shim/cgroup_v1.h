@@ -79,6 +79,14 @@ bool cgroup_v1_is_open(const struct cgroup_v1 *cg);
 /* Put pid in every folder. */
 int cgroup_v1_enter(const struct cgroup_v1 *cg, pid_t pid, struct shim_error *err);
 
+/* exec --cgroup [CONTROLLER[,CONTROLLER]:]PATH, after cgroup_v1_enter:
+ * pid goes on into PATH below the container's folder of the controllers
+ * named (all, without a list), as runc's exec. PATH may not lead out, nor
+ * name a folder that is missing; a controller without a hierarchy here is
+ * refused, named. */
+int cgroup_v1_enter_sub(const struct cgroup_v1 *cg, const char *spec, pid_t pid,
+			struct shim_error *err);
+
 /* Write r (update): the limits, and the device rules when r has some. */
 int cgroup_v1_apply(const struct cgroup_v1 *cg, const struct oci_resources *r,
 		    struct shim_error *err);

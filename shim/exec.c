@@ -169,9 +169,11 @@ static int exec_cgroup(struct container *c, const struct exec_opts *o, struct sh
 	const char *path = o->cgroup, *colon;
 	int fd;
 
+	/* a cgroup v1 host: the sub folders are joined after the others */
 	if (c->cgroup_fd < 0)
-		return path ? shim_fail(err, ENOENT, "exec --cgroup %s: container %s has no cgroup",
-					path, c->id) : -1;
+		return path && !cgroup_v1_is_open(&c->v1)
+			       ? shim_fail(err, ENOENT, "exec --cgroup %s: container %s has no cgroup",
+					   path, c->id) : -1;
 	if (!path)
 		return fcntl(c->cgroup_fd, F_DUPFD_CLOEXEC, 0);
 	/* cgroup v2 has one hierarchy: a "CONTROLLER:" prefix names no other */
@@ -316,6 +318,9 @@ static int settle(const struct exec_ctx *x, int sync_fd, const int rdt[2], int t
 {
 	if (cgroup_v1_is_open(x->v1) && cgroup_v1_enter(x->v1, pid, err) < 0)
 		return shim_error_wrap(err, "exec");
+	if (cgroup_v1_is_open(x->v1) && x->o->cgroup &&
+	    cgroup_v1_enter_sub(x->v1, x->o->cgroup, pid, err) < 0)
+		return -1;
 	if (rdt[0] >= 0 && resctrl_add_task(rdt[0], rdt[1], pid, err) < 0)
 		return shim_error_wrap(err, "exec");
 	if (x->late_cgroup && target >= 0 && enter_late(target, pid, err) < 0)
@@ -345,7 +350,7 @@ static int spawn(struct container *c, const struct exec_opts *o, int wait_fifo, 
 		  "the fds the process needs, and clones it", c->id, (int)c->state->pid,
 		  x.ns_flags);
 	target = exec_cgroup(c, o, err);
-	if (target < 0 && o->cgroup)
+	if (target < 0 && o->cgroup && !cgroup_v1_is_open(&c->v1))
 		return -1;
 	rdt_group = open_rdt_group(c, o, &rdt_monitor, err);
 	if (rdt_group < 0 && o->intel_rdt && o->intel_rdt->present)

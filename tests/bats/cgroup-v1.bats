@@ -172,6 +172,32 @@ sh: can't fork: Resource temporarily unavailable"
 	assert_nothing_left
 }
 
+@test "cgroup v1: exec --cgroup puts the process below the container's folders, as runc" {
+	setup_bundle sleep 1000
+	shim_detached run -d -b "$BUNDLE" c1
+	assert_success
+	mkdir /sys/fs/cgroup/memory/c1/side /sys/fs/cgroup/pids/c1/side
+	# every hierarchy: a folder missing in one is named
+	run shim exec --cgroup /side c1 true
+	assert_failure
+	assert_output_has "exec --cgroup /side: adding pid to cgroups: "
+	run shim exec --cgroup memory,pids:/side c1 cat /proc/self/cgroup
+	assert_success
+	grep -q ':memory:.*/c1/side$' <<< "$output"
+	grep -q ':pids:.*/c1/side$' <<< "$output"
+	grep -q ':devices:.*/c1$' <<< "$output"
+	run shim exec --cgroup memory:/../.. c1 true
+	assert_failure
+	assert_output_has "exec --cgroup memory:/../..: bad sub cgroup path: it leads out of the container's cgroup"
+	run shim exec --cgroup nosuch:/side c1 true
+	assert_failure
+	assert_output_has "exec --cgroup nosuch:/side: no cgroup v1 controller \"nosuch\" here"
+	rmdir /sys/fs/cgroup/memory/c1/side /sys/fs/cgroup/pids/c1/side
+	run shim delete -f c1
+	assert_success
+	assert_nothing_left
+}
+
 @test "cgroup v1: update --memory-swap alone sets memory plus swap against the current limit, as runc" {
 	local mem=/sys/fs/cgroup/memory/c1
 	setup_bundle sleep 1000
