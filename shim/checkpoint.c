@@ -20,6 +20,7 @@
 #include "shim/fsutil.h"
 #include "shim/log.h"
 #include "shim/pidfd.h"
+#include "shim/rootfs.h"
 
 #define DUMP_WAIT_MS 10000
 #define LOG_QUOTE_MAX (16 << 20)
@@ -82,6 +83,30 @@ void criu_clean_path(const char *in, char *out, size_t len)
 	out[n] = '\0';
 }
 
+void criu_mount_key(const char *rootfs, const char *dest, char *out, size_t len)
+{
+	_cleanup_free_ char *real_root = realpath(rootfs, NULL);
+	_cleanup_close_ int root = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC), fd = -1;
+	char link[64], real[PATH_MAX];
+	size_t n;
+	ssize_t got;
+
+	criu_clean_path(dest, out, len);
+	if (root < 0 || !real_root || (fd = rootfs_lookup(root, dest, O_PATH)) < 0)
+		return;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	got = readlink(link, real, sizeof(real) - 1);
+	if (got <= 0)
+		return;
+	real[got] = '\0';
+	n = strlen(real_root);
+	/* a link in the rootfs: the mount is where it led (inside) */
+	if (strncmp(real, real_root, n) == 0 && real[n] == '/' && strcmp(real + n, out) != 0) {
+		log_debug("criu: mounts' %s is %s in the rootfs", out, real + n);
+		criu_clean_path(real + n, out, len);
+	}
+}
+
 void criu_quote_log(int work_fd, const char *log_file)
 {
 	_cleanup_close_ int fd = openat(work_fd, log_file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -137,14 +162,14 @@ static int write_descriptors(int image_fd, pid_t pid, struct shim_error *err)
 
 /* Bind mounts come from outside the container: CRIU records them as
  * external, by their destination, for restore to bind again. */
-static void add_dump_mounts(struct bytebuf *o, const struct oci_spec *s)
+static void add_dump_mounts(struct bytebuf *o, const struct oci_spec *s, const char *rootfs)
 {
 	for (size_t i = 0; i < s->n_mounts; i++) {
 		char dest[PATH_MAX];
 
 		if (!s->mounts[i].bind)
 			continue;
-		criu_clean_path(s->mounts[i].destination, dest, sizeof(dest));
+		criu_mount_key(rootfs, s->mounts[i].destination, dest, sizeof(dest));
 		pb_ext_mount(o, dest, dest);
 	}
 }
@@ -215,7 +240,7 @@ static int dump_opts(struct bytebuf *opts, const struct container *c, const stru
 	if (add_external_ns(opts, b->spec, err) < 0)
 		return -1;
 	if (!o->pre_dump)
-		add_dump_mounts(opts, b->spec);
+		add_dump_mounts(opts, b->spec, c->state->rootfs);
 	return opts->failed ? shim_fail(err, ENOMEM, "criu: encoding the options") : 0;
 }
 

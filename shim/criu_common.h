@@ -22,6 +22,11 @@ void criu_common_opts(struct bytebuf *o, const struct criu_flags *f, int image_f
 /* A mount destination as CRIU names the mount: "//a/b/" is "/a/b". */
 void criu_clean_path(const char *in, char *out, size_t len);
 
+/* The name CRIU knows a bind mount by: its destination as the rootfs
+ * resolves it (a link in the image, /var/run -> /run, leads the mount to
+ * /run, where CRIU finds it), else as criu_clean_path gives it. */
+void criu_mount_key(const char *rootfs, const char *dest, char *out, size_t len);
+
 /* After a failure: CRIU's log lines with "Error" in them, as warnings. */
 void criu_quote_log(int work_fd, const char *log_file);
 

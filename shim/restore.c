@@ -88,7 +88,7 @@ static void add_restore_mounts(struct bytebuf *o, const struct bundle *b)
 
 		if (!m->bind || !m->source)
 			continue;
-		criu_clean_path(m->destination, dest, sizeof(dest));
+		criu_mount_key(b->rootfs, m->destination, dest, sizeof(dest));
 		snprintf(source, sizeof(source), "%s%s%s", m->source[0] == '/' ? "" : b->path,
 			 m->source[0] == '/' ? "" : "/", m->source);
 		pb_ext_mount(o, dest, source);

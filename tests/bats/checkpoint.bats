@@ -77,6 +77,21 @@ count_past() {
 	count_unbroken
 }
 
+@test "a bind mount whose destination is a link in the rootfs is dumped and restored, as runc" {
+	setup_counter
+	# the image's /out leads to /data: the mount is made, and found, there
+	mkdir "$BUNDLE/rootfs/data"
+	ln -s /data "$BUNDLE/rootfs/out"
+	run_counter
+	run shim checkpoint --image-path "$IMAGES" c1
+	assert_success
+	n=$(last_count)
+	shim_detached restore -d --image-path "$IMAGES" -b "$BUNDLE" c1
+	assert_success
+	retry 100 0.1 count_past $((n + 3))
+	count_unbroken
+}
+
 @test "checkpoint --leave-running dumps and keeps the container running" {
 	setup_counter
 	run_counter
