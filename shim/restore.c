@@ -237,6 +237,38 @@ static int restore_opts(struct bytebuf *opts, const struct restore_opts *o,
 	return opts->failed ? shim_fail(err, ENOMEM, "criu: encoding the options") : 0;
 }
 
+/* The namespaces a dump recorded as external (joined by path: checkpoint's
+ * add_external_ns), as runc hands them over: the configured one opened
+ * and given to criu under the key the dump used. */
+struct external_ns {
+	int fd[2];
+	size_t n;
+};
+
+static int open_external_ns(struct bytebuf *o, const struct oci_spec *s, struct external_ns *x,
+			    struct shim_error *err)
+{
+	static const struct { enum oci_ns_type type; const char *key; } ext[] = {
+		{ OCI_NS_NETWORK, "extRootNetNS" }, { OCI_NS_PID, "extRootPidNS" },
+	};
+
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		const struct oci_namespace *ns = oci_spec_namespace(s, ext[i].type);
+
+		if (!ns || !ns->path)
+			continue;
+		x->fd[x->n] = open(ns->path, O_RDONLY | O_CLOEXEC);
+		if (x->fd[x->n] < 0)
+			return shim_fail_errno(err, "restore: linux.namespaces: open %s", ns->path);
+		/* criu sees the inherited fds from 4 on (shim/criu.h) */
+		pb_inherit_fd(o, ext[i].key, (int32_t)(4 + x->n));
+		log_debug("restore: %s %s given to criu as %s", oci_ns_type_name(ext[i].type),
+			  ns->path, ext[i].key);
+		x->n++;
+	}
+	return o->failed ? shim_fail(err, ENOMEM, "criu: encoding the options") : 0;
+}
+
 static int enter_v1(const void *arg, pid_t pid, struct shim_error *err)
 {
 	const struct restore_target *t = arg;
@@ -255,6 +287,7 @@ int checkpoint_restore_init(const struct restore_opts *o, const struct restore_t
 	struct criu_call call = { .type = CRIU_REQ_RESTORE, .opts = &opts,
 				  .cgroup_fd = t->cgroup_fd, .notify = on_notify, .arg = &ctx };
 	struct criu_resp resp;
+	struct external_ns ext = { .fd = { -1, -1 } };
 	int r = -1;
 
 	if (geteuid() != 0)
@@ -262,8 +295,11 @@ int checkpoint_restore_init(const struct restore_opts *o, const struct restore_t
 	if (path_format(root, sizeof(root), err, "%s/%s", t->state_dir, CRIU_ROOT) < 0 ||
 	    make_mountpoints(t->b, err) < 0 || (bound = true, bind_root(t, root, err) < 0) ||
 	    criu_open_dirs(&o->f, false, &image_fd, &work_fd, err) < 0 ||
-	    restore_opts(&opts, o, t, image_fd, work_fd, root, err) < 0)
+	    restore_opts(&opts, o, t, image_fd, work_fd, root, err) < 0 ||
+	    open_external_ns(&opts, t->b->spec, &ext, err) < 0)
 		goto out;
+	call.inherit = ext.fd;
+	call.n_inherit = ext.n;
 	if (t->v1 && cgroup_v1_is_open(t->v1)) {
 		call.started = enter_v1;
 		call.started_arg = t;
@@ -286,6 +322,8 @@ int checkpoint_restore_init(const struct restore_opts *o, const struct restore_t
 	r = 0;
 out:
 	bytebuf_free(&opts);
+	for (size_t i = 0; i < ext.n; i++)
+		close(ext.fd[i]);
 	/* only in our namespace; umount2 is the one call that detaches a
 	 * mount by path (the new mount API has none) */
 	if (bound) {

@@ -92,6 +92,33 @@ count_past() {
 	count_unbroken
 }
 
+@test "a container in a network namespace joined by path is restored into it, as runc" {
+	local ns=shim-ext-$$ pid
+	ip netns add $ns
+	setup_counter
+	update_config --arg p /run/netns/$ns \
+		'.linux.namespaces |= map(if .type == "network" then .path = $p else . end)'
+	run_counter
+	run shim checkpoint --image-path "$IMAGES" c1
+	assert_success
+	n=$(last_count)
+	shim_detached restore -d --image-path "$IMAGES" -b "$BUNDLE" c1
+	status_now=$status
+	out_now=$output
+	local want got counting=0
+	pid=$(shim state c1 | jq .pid) || true
+	want=$(stat -L -c %i /run/netns/$ns)
+	got=$(stat -L -c %i /proc/$pid/ns/net) || true
+	retry 100 0.1 count_past $((n + 2)) || counting=1
+	shim delete -f c1 || true
+	ip netns del $ns
+	status=$status_now
+	output=$out_now
+	assert_success
+	[ "$got" = "$want" ]
+	[ $counting = 0 ]
+}
+
 @test "checkpoint --leave-running dumps and keeps the container running" {
 	setup_counter
 	run_counter
