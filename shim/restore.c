@@ -56,8 +56,51 @@ static bool source_is_dir(const struct bundle *b, const struct oci_mount *m)
 	return stat(path, &st) < 0 || S_ISDIR(st.st_mode);
 }
 
+/* The last bind mount before mounts[i] whose destination holds mounts[i]'s
+ * (a nested one's parent), or NULL; *rel is the rest of the path. */
+static const struct oci_mount *bind_parent(const struct oci_spec *s, size_t i, const char **rel)
+{
+	const char *dest = s->mounts[i].destination;
+
+	while (i-- > 0) {
+		const struct oci_mount *p = &s->mounts[i];
+		size_t n = strlen(p->destination);
+
+		while (n > 1 && p->destination[n - 1] == '/')
+			n--;
+		if (strncmp(dest, p->destination, n) == 0 && dest[n] == '/') {
+			*rel = dest + n;
+			return p->bind && p->source ? p : NULL;
+		}
+	}
+	return NULL;
+}
+
+/* A mount point below a bind mount's destination lies in that mount's
+ * source (CRIU binds the source, then looks there): made inside it, as
+ * create made it through the mount, for a source made anew since. */
+static int make_in_bind_source(const struct bundle *b, const struct oci_mount *parent,
+			       const char *rel, bool as_file, struct shim_error *err)
+{
+	char path[PATH_MAX];
+	_cleanup_close_ int src = -1;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s%s%s", parent->source[0] == '/' ? "" : b->path,
+		 parent->source[0] == '/' ? "" : "/", parent->source);
+	src = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (src < 0)
+		return shim_fail_errno(err, "the source %s of %s", path, parent->destination);
+	fd = rootfs_make_path(src, rel, as_file, err);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
 /* Mount points CRIU needs in the rootfs (a fresh copy of it, on another
- * host, may lack them), made inside it as create makes them. */
+ * host, may lack them), made inside it as create makes them; a nested
+ * one inside its parent bind mount's source. */
 static int make_mountpoints(const struct bundle *b, struct shim_error *err)
 {
 	_cleanup_close_ int root = open(b->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -65,7 +108,8 @@ static int make_mountpoints(const struct bundle *b, struct shim_error *err)
 	if (root < 0)
 		return shim_fail_errno(err, "root.path: open %s", b->rootfs);
 	for (size_t i = 0; i < b->spec->n_mounts; i++) {
-		const struct oci_mount *m = &b->spec->mounts[i];
+		const struct oci_mount *m = &b->spec->mounts[i], *parent;
+		const char *rel = NULL;
 		int fd;
 
 		if (under_tmpfs(b->spec, m->destination) ||
@@ -75,6 +119,9 @@ static int make_mountpoints(const struct bundle *b, struct shim_error *err)
 		if (fd < 0)
 			return shim_error_wrap(err, "mounts[%zu]: %s", i, m->destination);
 		close(fd);
+		parent = bind_parent(b->spec, i, &rel);
+		if (parent && make_in_bind_source(b, parent, rel, !source_is_dir(b, m), err) < 0)
+			return shim_error_wrap(err, "mounts[%zu]: %s", i, m->destination);
 	}
 	return 0;
 }

@@ -92,6 +92,28 @@ count_past() {
 	count_unbroken
 }
 
+@test "nested bind mounts are restored after their mount point left the outer source, as runc" {
+	local outer=$BATS_TEST_TMPDIR/outer inner=$BATS_TEST_TMPDIR/inner
+	mkdir -p "$outer" "$inner"
+	echo nested > "$inner/f"
+	setup_counter
+	update_config --arg o "$outer" --arg i "$inner" '.mounts += [
+		{"destination": "/test", "type": "bind", "source": $o, "options": ["rbind", "rw"]},
+		{"destination": "/test/for/nested", "type": "bind", "source": $i, "options": ["rbind", "rw"]}]'
+	run_counter
+	run shim checkpoint --image-path "$IMAGES" c1
+	assert_success
+	n=$(last_count)
+	# what create made in the outer source goes: restore makes it again
+	rm -rf "${outer:?}"/*
+	shim_detached restore -d --image-path "$IMAGES" -b "$BUNDLE" c1
+	assert_success
+	retry 100 0.1 count_past $((n + 3))
+	run shim exec c1 cat /test/for/nested/f
+	assert_success
+	assert_output nested
+}
+
 @test "a container in a network namespace joined by path is restored into it, as runc" {
 	local ns=shim-ext-$$ pid
 	ip netns add $ns
