@@ -29,16 +29,17 @@ bool init_born_clean(const struct ns_join *joins)
  * namespace of its own, and nothing else of the host's tree needed while
  * it sets up: no user namespace (a fresh proc there needs the host's to be
  * visible), cgroup v2 or the container's v1 folders (staged as detached
- * trees too), no createContainer hooks (their paths are the host's), no
- * --no-pivot. Elsewhere it still sets up in a copy of the host's tree
- * (docs/design.md, threat model). */
+ * trees too), no createContainer hooks (their paths are the host's).
+ * With --no-pivot the rootfs is moved onto / and chrooted into instead.
+ * Elsewhere it still sets up in a copy of the host's tree (docs/design.md,
+ * threat model). */
 static bool init_staged(const struct bundle *b, const struct ns_join *joins,
 			const struct init_ctx *ctx)
 {
 	const struct oci_spec *s = b->spec;
 
 	return joins->fd[OCI_NS_PID] >= 0 && (ns_clone_flags(s) & CLONE_NEWNS) &&
-	       !ns_has_user(s) && !ctx->no_pivot && (cgroup2_mounted() || ctx->cgroup_v1_rel) &&
+	       !ns_has_user(s) && (cgroup2_mounted() || ctx->cgroup_v1_rel) &&
 	       !hooks_any(&s->hooks, HOOK_CREATE_CONTAINER);
 }
 
@@ -57,7 +58,7 @@ static int stage_rootfs(struct init_ctx *c, struct shim_error *err)
 	}
 	if (c->cgroup_v1_rel && cgroup_v1_mount_stage(c->cgroup_v1_rel, err) < 0)
 		return -1;
-	return rootfs_stage(c->spec, c->rootfs, c->bundle, c->prepared, err);
+	return rootfs_stage(c->spec, c->rootfs, c->bundle, c->prepared, c->no_pivot, err);
 }
 
 /* In the helper: every namespace joined by path, the PID one (for the
@@ -69,8 +70,11 @@ static int enter_joined(void *arg, struct shim_error *err)
 	struct init_ctx *c = arg;
 	int user = c->joins->fd[OCI_NS_USER];
 
+	/* --no-pivot's move reads mountinfo through a procfs handle of the
+	 * runtime's PID namespace: let go of before anything is joined */
 	if (c->staged && stage_rootfs(c, err) < 0)
 		return -1;
+	procfs_release();
 	/* oomScoreAdj, which the init inherits: written as the host's root
 	 * (an init in a user namespace may not write its own file while it is
 	 * non-dumpable, nor ever lower it); the handle, of the runtime's PID

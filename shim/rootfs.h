@@ -80,7 +80,7 @@ int rootfs_enter(int root_fd, const char *rootfs, bool no_pivot, struct shim_err
  * (see container.c's init_staged).
  */
 int rootfs_stage(const struct oci_spec *spec, const char *rootfs, const char *bundle,
-		 int *prepared, struct shim_error *err);
+		 int *prepared, bool no_pivot, struct shim_error *err);
 
 /* Without a mount namespace of the container's own: rootfs (a host path)
  * becomes the root and the cwd by chroot, as nothing is mounted. */

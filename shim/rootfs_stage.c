@@ -36,7 +36,7 @@ static int clone_bind_sources(const struct oci_spec *spec, const char *bundle, i
 }
 
 int rootfs_stage(const struct oci_spec *spec, const char *rootfs, const char *bundle,
-		 int *prepared, struct shim_error *err)
+		 int *prepared, bool no_pivot, struct shim_error *err)
 {
 	_cleanup_close_ int tree = -1, root_fd = -1;
 
@@ -56,8 +56,8 @@ int rootfs_stage(const struct oci_spec *spec, const char *rootfs, const char *bu
 	if (root_fd < 0)
 		return shim_fail_errno(err, "root.path: %s", rootfs);
 	log_debug("init: staged: the rootfs is the root of a mount namespace of its own, the "
-		  "host's left behind");
-	return rootfs_enter(TAKE_FD(root_fd), rootfs, false, err);
+		  "host's left behind%s", no_pivot ? " (--no-pivot: below it, chrooted)" : "");
+	return rootfs_enter(TAKE_FD(root_fd), rootfs, no_pivot, err);
 }
 
 int rootfs_chroot(const char *rootfs, struct shim_error *err)

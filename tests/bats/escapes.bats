@@ -88,14 +88,15 @@ thief_found_nothing() {
 	teardown_escape
 }
 
-@test "a container with CAP_SYS_PTRACE finds no way out in 10 inits joining its PID namespace" {
+# Ten inits join the thief's PID namespace (run with the flags given), each
+# with a bind mount, as every pod's container has (/etc/hosts).
+ten_joiners() {
 	local i pid joiner=$BATS_TEST_TMPDIR/joiner
 	# staged on cgroup v2 and on v1 hosts (docs/design.md, threat model)
 	[ -e /sys/fs/cgroup/cgroup.controllers ] || [ -e /sys/fs/cgroup/devices/devices.list ] ||
 		skip "needs cgroup v2 or a v1 devices hierarchy"
 	start_fd_thief
 	pid=$(shim state thief | jq .pid)
-	# with a bind mount, as every pod's container has (/etc/hosts)
 	"$TOP/tests/payload/make-busybox-bundle" "$joiner" true
 	echo pod > "$BATS_TEST_TMPDIR/hosts"
 	jq --arg p "/proc/$pid/ns/pid" --arg h "$BATS_TEST_TMPDIR/hosts" \
@@ -104,12 +105,20 @@ thief_found_nothing() {
 			"options": ["rbind", "ro"]}] | .process.args = ["cat", "/etc/hosts"]' \
 		"$joiner/config.json" > "$joiner/c.json" && mv "$joiner/c.json" "$joiner/config.json"
 	for i in $(seq 10); do
-		run shim run -b "$joiner" "joiner$i"
+		run shim run "$@" -b "$joiner" "joiner$i"
 		assert_success
 		assert_output pod
 	done
 	thief_found_nothing
 	teardown_escape
+}
+
+@test "a container with CAP_SYS_PTRACE finds no way out in 10 inits joining its PID namespace" {
+	ten_joiners
+}
+
+@test "a container with CAP_SYS_PTRACE finds no way out in 10 --no-pivot inits joining its PID namespace" {
+	ten_joiners --no-pivot
 }
 
 @test "a container's root in a user namespace finds no way out in 10 inits joining its PID and user namespaces" {
