@@ -13,6 +13,7 @@
 
 #include "oci/json.h"
 #include "oci/cleanup.h"
+#include "oci/strv.h"
 #include "shim/fsutil.h"
 #include "shim/syscalls.h"
 #include "shim/passwd.h"
@@ -342,14 +343,22 @@ char **store_list(const char *root, struct shim_error *err)
 		if (e->d_name[0] == '.' || store_check_id(e->d_name, NULL) < 0)
 			continue;
 		if (n + 2 > cap) {
-			char **more = realloc(ids, 2 * cap * sizeof(*ids));
+			char **more = reallocarray(ids, 2 * cap, sizeof(*ids));
 
-			if (!more)
+			if (!more) {
+				strv_free(ids);
+				ids = NULL;
 				break;
+			}
 			ids = more;
 			cap *= 2;
 		}
-		ids[n] = strdup(e->d_name);
+		/* out of memory: no list at all, never one with a hole */
+		if (!(ids[n] = strdup(e->d_name))) {
+			strv_free(ids);
+			ids = NULL;
+			break;
+		}
 		ids[++n] = NULL;
 	}
 	if (d)
