@@ -23,6 +23,9 @@
 #ifndef CGROUP_SUPER_MAGIC
 #define CGROUP_SUPER_MAGIC 0x27e0eb
 #endif
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
 #define EMPTY_WAIT_MS 5000
 #define FREEZE_WAIT_MS 5000
 #define STEP_MS 10
@@ -31,8 +34,15 @@ static const char *const hierarchy[V1_N] = {
 	[V1_DEVICES] = "devices", [V1_MEMORY] = "memory", [V1_PIDS] = "pids", [V1_CPU] = "cpu",
 	[V1_CPUSET] = "cpuset", [V1_FREEZER] = "freezer", [V1_BLKIO] = "blkio",
 	[V1_HUGETLB] = "hugetlb", [V1_NET_CLS] = "net_cls", [V1_NET_PRIO] = "net_prio",
-	[V1_RDMA] = "rdma", [V1_CPUACCT] = "cpuacct",
+	[V1_RDMA] = "rdma", [V1_CPUACCT] = "cpuacct", [V1_SYSTEMD] = "systemd",
+	[V1_UNIFIED] = "unified",
 };
+
+/* How /proc/self/cgroup names each ("" is the unified cgroup2's line). */
+static const char *proc_name(enum cgroup_v1_ctrl c)
+{
+	return c == V1_SYSTEMD ? "name=systemd" : c == V1_UNIFIED ? "" : hierarchy[c];
+}
 
 static bool is_v1_hierarchy(const char *path)
 {
@@ -49,27 +59,34 @@ bool cgroup_v1_host(void)
 
 /* --- where --- */
 
-/* The runtime's own devices cgroup, from "N:devices:/path" (or
- * "N:a,devices,b:/path") in /proc/self/cgroup. */
-static int own_devices_cgroup(char *out, size_t len, struct shim_error *err)
+/* The runtime's own folder of hierarchy c, from "N:c:/path" (or
+ * "N:a,c,b:/path"; "0::/path" for the unified one) in /proc/self/cgroup;
+ * "/" where it has none. */
+static int own_cgroup(const char *table, enum cgroup_v1_ctrl c, char *out, size_t len,
+		      struct shim_error *err)
 {
-	_cleanup_free_ char *text = read_small_file("/proc/self/cgroup", 65536, NULL, err);
-	char *save = NULL;
+	char want[64];
+	const char *line = table;
 
-	if (!text)
-		return -1;
-	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *ctrl = strchr(line, ':'), *path = ctrl ? strchr(ctrl + 1, ':') : NULL;
+	snprintf(want, sizeof(want), ",%s,", proc_name(c));
+	for (; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		const char *ctrl = strchr(line, ':'), *path = ctrl ? strchr(ctrl + 1, ':') : NULL;
+		const char *end = path ? strchr(path, '\n') : NULL;
 		char list[256];
 
 		if (!path)
 			continue;
 		snprintf(list, sizeof(list), ",%.*s,", (int)(path - ctrl - 1), ctrl + 1);
-		if (strstr(list, ",devices,"))
-			return (size_t)snprintf(out, len, "%s", path + 1) < len ? 0
-				: shim_fail(err, ENAMETOOLONG, "/proc/self/cgroup");
+		if ((c == V1_UNIFIED && strcmp(list, ",,") != 0) ||
+		    (c != V1_UNIFIED && !strstr(list, want)))
+			continue;
+		if ((size_t)snprintf(out, len, "%.*s", end ? (int)(end - path - 1) : (int)strlen(path + 1),
+				     path + 1) >= len)
+			return shim_fail(err, ENAMETOOLONG, "/proc/self/cgroup");
+		return 0;
 	}
-	return shim_fail(err, ENOENT, "/proc/self/cgroup: no devices cgroup");
+	snprintf(out, len, "/");
+	return 0;
 }
 
 /* Has the path a ".." part? */
@@ -81,30 +98,75 @@ static bool has_dot_dot(const char *path)
 	return false;
 }
 
-int cgroup_v1_resolve(const char *cgroups_path, const char *id, char *out, size_t len,
-		      struct shim_error *err)
+/* One hierarchy's folder: rel below own (an absolute rel as it is). */
+static int resolve_one(const char *own, const char *rel, char *out, size_t len,
+		       struct shim_error *err)
 {
-	char own[PATH_MAX];
-	const char *rel = cgroups_path && *cgroups_path ? cgroups_path : id;
-	char *slash;
+	int n = rel[0] == '/' ? snprintf(out, len, "%s", rel)
+		: strcmp(own, "/") == 0 ? snprintf(out, len, "/%s", rel)
+		: snprintf(out, len, "%s/%s", own, rel);
 
-	if (rel[0] == '/') {
-		if ((size_t)snprintf(out, len, "%s", rel) >= len)
-			return shim_fail(err, ENAMETOOLONG, "linux.cgroupsPath");
-	} else {
-		if (own_devices_cgroup(own, sizeof(own), err) < 0)
-			return -1;
-		slash = strrchr(own, '/');
-		if (slash)
-			*slash = '\0';
-		if ((size_t)snprintf(out, len, "%s/%s", own, rel) >= len)
-			return shim_fail(err, ENAMETOOLONG, "linux.cgroupsPath");
-	}
-	for (size_t n = strlen(out); n > 1 && out[n - 1] == '/'; n--)
-		out[n - 1] = '\0';
+	if (n < 0 || (size_t)n >= len)
+		return shim_fail(err, ENAMETOOLONG, "linux.cgroupsPath");
+	for (size_t k = strlen(out); k > 1 && out[k - 1] == '/'; k--)
+		out[k - 1] = '\0';
 	if (strcmp(out, "/") == 0 || strstr(out, "//") || has_dot_dot(out))
 		return shim_fail(err, EINVAL, "linux.cgroupsPath: \"%s\" is not a container's folder", out);
 	return 0;
+}
+
+int cgroup_v1_resolve(const char *cgroups_path, const char *id, struct cgroup_v1 *cg,
+		      struct shim_error *err)
+{
+	const char *rel = cgroups_path && *cgroups_path ? cgroups_path : id;
+	_cleanup_free_ char *table = rel[0] == '/' ? NULL
+				     : read_small_file("/proc/self/cgroup", 65536, NULL, err);
+	char own[PATH_MAX] = "/";
+
+	if (rel[0] != '/' && !table)
+		return -1;
+	for (int c = 0; c < V1_N; c++)
+		if ((table && own_cgroup(table, (enum cgroup_v1_ctrl)c, own, sizeof(own), err) < 0) ||
+		    resolve_one(own, rel, cg->path[c], sizeof(cg->path[c]), err) < 0)
+			return -1;
+	snprintf(cg->rel, sizeof(cg->rel), "%s", cg->path[V1_DEVICES]);
+	return 0;
+}
+
+char *cgroup_v1_record_text(const struct cgroup_v1 *cg)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "%s\n", cg->path[V1_DEVICES]);
+	for (int c = 0; c < V1_N; c++)
+		fprintf(f, "%s %s\n", hierarchy[c], cg->path[c]);
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+const char *cgroup_v1_folder_of(const struct cgroup_v1 *cg, const char *name)
+{
+	size_t n = strlen(name);
+
+	/* runc binds the v1 hierarchies only: never the unified cgroup2 */
+	for (int c = 0; c < V1_N; c++) {
+		if (c == V1_UNIFIED)
+			continue;
+		size_t k = strlen(hierarchy[c]);
+
+		/* a hierarchy's name is its controllers, "cpu,cpuacct" */
+		for (const char *p = name; p && p < name + n; p = strchr(p, ','), p = p ? p + 1 : NULL)
+			if (strncmp(p, hierarchy[c], k) == 0 && (p[k] == ',' || p[k] == '\0'))
+				return cg->path[c][0] ? cg->path[c] : NULL;
+	}
+	return NULL;
 }
 
 /* --- what: linux.resources as v1 files --- */
@@ -168,7 +230,7 @@ static int write_at(const struct cgroup_v1 *cg, enum cgroup_v1_ctrl c, const cha
 	fd = openat(cg->fd[c], file, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 || write(fd, text, strlen(text)) < 0)
 		return shim_fail_errno(err, "%s: writing \"%s\" to %s%s/%s", what, text,
-				       hierarchy[c], cg->rel, file);
+				       hierarchy[c], cg->path[c], file);
 	return 0;
 }
 
@@ -366,7 +428,7 @@ int cgroup_v1_check_before_update(const struct cgroup_v1 *cg, const struct oci_r
 		: openat(cg->fd[V1_MEMORY], "memory.usage_in_bytes", O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || (n = read(fd, usage, sizeof(usage) - 1)) < 0)
 		return shim_fail_errno(err, "update: memory.checkBeforeUpdate: reading "
-				       "memory%s/memory.usage_in_bytes", cg->rel);
+				       "memory%s/memory.usage_in_bytes", cg->path[V1_MEMORY]);
 	usage[n] = '\0';
 	if (strtoull(max->value, NULL, 10) < strtoull(usage, NULL, 10))
 		return shim_fail(err, EBUSY, "linux.resources.memory.checkBeforeUpdate: the new limit "
@@ -441,9 +503,12 @@ static int make_folder(enum cgroup_v1_ctrl c, const char *rel, struct shim_error
 static bool mounted(enum cgroup_v1_ctrl c)
 {
 	char path[64];
+	struct statfs fs;
 
 	snprintf(path, sizeof(path), "%s/%s", CGROUP_V1_ROOT, hierarchy[c]);
-	return is_v1_hierarchy(path);
+	if (c != V1_UNIFIED)
+		return is_v1_hierarchy(path);
+	return statfs(path, &fs) == 0 && fs.f_type == CGROUP2_SUPER_MAGIC;
 }
 
 /* The PIDs in cgroup.procs of fd, as text (NULL: unreadable). */
@@ -456,8 +521,10 @@ static char *procs_of(int fd)
 
 void cgroup_v1_init(struct cgroup_v1 *cg)
 {
-	for (int c = 0; c < V1_N; c++)
+	for (int c = 0; c < V1_N; c++) {
 		cg->fd[c] = -1;
+		cg->path[c][0] = '\0';
+	}
 	cg->rel[0] = '\0';
 }
 
@@ -472,43 +539,44 @@ bool cgroup_v1_is_open(const struct cgroup_v1 *cg)
 	return cg->fd[V1_DEVICES] >= 0;
 }
 
-/* Whether the folder of hierarchy c at rel was there before create
+/* Whether the folder of hierarchy c at path was there before create
  * made it. */
-static bool folder_exists(enum cgroup_v1_ctrl c, const char *rel)
+static bool folder_exists(enum cgroup_v1_ctrl c, const char *path)
 {
-	char path[PATH_MAX];
+	char full[PATH_MAX];
 
-	return path_format(path, sizeof(path), NULL, "%s/%s%s", CGROUP_V1_ROOT, hierarchy[c],
-			   rel) == 0 &&
-	       access(path, F_OK) == 0;
+	return path_format(full, sizeof(full), NULL, "%s/%s%s", CGROUP_V1_ROOT, hierarchy[c],
+			   path) == 0 &&
+	       access(full, F_OK) == 0;
 }
 
-static int destroy_one(enum cgroup_v1_ctrl c, const char *rel, struct shim_error *err);
+static int destroy_one(enum cgroup_v1_ctrl c, const char *path, struct shim_error *err);
 
 /* After a refusal: the folders create made go, those that were there
  * before (another's, a frozen one) stay. */
-static void destroy_made(const char *rel, const bool *existed)
+static void destroy_made(const struct cgroup_v1 *cg, const bool *existed)
 {
 	/* the freezer first: what it holds must thaw to die */
 	if (mounted(V1_FREEZER) && !existed[V1_FREEZER])
-		destroy_one(V1_FREEZER, rel, NULL);
+		destroy_one(V1_FREEZER, cg->path[V1_FREEZER], NULL);
 	for (int c = 0; c < V1_N; c++)
 		if (c != V1_FREEZER && mounted(c) && !existed[c])
-			destroy_one((enum cgroup_v1_ctrl)c, rel, NULL);
+			destroy_one((enum cgroup_v1_ctrl)c, cg->path[c], NULL);
 }
 
-int cgroup_v1_create(const char *rel, const struct oci_resources *r, struct cgroup_v1 *cg,
-		     struct shim_error *err)
+int cgroup_v1_create(const struct oci_resources *r, struct cgroup_v1 *cg, struct shim_error *err)
 {
 	_cleanup_free_ char *procs = NULL;
 	bool existed[V1_N];
+	const char *rel = cg->path[V1_DEVICES];
 
-	for (int c = 0; c < V1_N; c++)
-		existed[c] = mounted(c) && folder_exists((enum cgroup_v1_ctrl)c, rel);
-	cgroup_v1_init(cg);
+	for (int c = 0; c < V1_N; c++) {
+		cg->fd[c] = -1;
+		existed[c] = mounted(c) && folder_exists((enum cgroup_v1_ctrl)c, cg->path[c]);
+	}
 	snprintf(cg->rel, sizeof(cg->rel), "%s", rel);
 	for (int c = 0; c < V1_N; c++)
-		if (mounted(c) && (cg->fd[c] = make_folder(c, rel, err)) < 0)
+		if (mounted(c) && (cg->fd[c] = make_folder(c, cg->path[c], err)) < 0)
 			goto fail;
 	/* Folders with processes are another's: refused, and never emptied
 	 * or removed (that would kill the container they belong to). */
@@ -523,56 +591,81 @@ int cgroup_v1_create(const char *rel, const struct oci_resources *r, struct cgro
 	if (cgroup_v1_is_frozen(cg) == 1) {
 		shim_fail(err, EBUSY, "linux.cgroupsPath: container's cgroup unexpectedly frozen: "
 			  "freezer.state of %s/freezer%s is not THAWED (thaw it first)",
-			  CGROUP_V1_ROOT, rel);
+			  CGROUP_V1_ROOT, cg->path[V1_FREEZER]);
 		/* a frozen folder create did not make is not its to remove */
 		cgroup_v1_close(cg);
-		destroy_made(rel, existed);
+		destroy_made(cg, existed);
 		return -1;
 	}
 	if (cgroup_v1_apply(cg, r, err) < 0)
 		goto fail;
-	log_debug("cgroup v1: %s in each hierarchy, %zu settings and the device rules written",
-		  rel, r->n_settings);
+	log_debug("cgroup v1: %s in each hierarchy (memory %s, name=systemd %s), %zu settings and "
+		  "the device rules written", rel, cg->path[V1_MEMORY], cg->path[V1_SYSTEMD],
+		  r->n_settings);
 	return 0;
 fail:
 	cgroup_v1_close(cg);
-	cgroup_v1_destroy(rel, NULL);
+	cgroup_v1_destroy(cg, NULL);
 	return -1;
 keep:
 	cgroup_v1_close(cg);
 	return -1;
 }
 
-char *cgroup_v1_read_record(int dir_fd, struct shim_error *err)
+/* A record line's path, checked to be one shim could have written. */
+static int record_path(const char *path, char *out, size_t len, struct shim_error *err)
 {
-	char *rel = store_read_record(dir_fd, STORE_CGROUP_V1, PATH_MAX, err);
+	if (cgroup_check_record(path, STORE_CGROUP_V1, err) < 0)
+		return -1;
+	if ((size_t)snprintf(out, len, "%s", path) >= len)
+		return shim_fail(err, ENAMETOOLONG, "%s", STORE_CGROUP_V1);
+	return 0;
+}
 
-	if (rel && cgroup_check_record(rel, STORE_CGROUP_V1, err) < 0) {
-		free(rel);
-		return NULL;
+int cgroup_v1_read_record(int dir_fd, struct cgroup_v1 *cg, struct shim_error *err)
+{
+	_cleanup_free_ char *text = store_read_record(dir_fd, STORE_CGROUP_V1, 64 * 1024, err);
+	char *save = NULL, *line;
+
+	cgroup_v1_init(cg);
+	if (!text)
+		return -1;
+	line = strtok_r(text, "\n", &save);
+	if (!line || record_path(line, cg->rel, sizeof(cg->rel), err) < 0)
+		return line ? -1 : shim_fail(err, EINVAL, "%s: empty", STORE_CGROUP_V1);
+	/* a record of one line: the same folder in every hierarchy */
+	for (int c = 0; c < V1_N; c++)
+		snprintf(cg->path[c], sizeof(cg->path[c]), "%s", cg->rel);
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		char *space = strchr(line, ' ');
+
+		if (!space)
+			continue;
+		*space = '\0';
+		for (int c = 0; c < V1_N; c++)
+			if (strcmp(line, hierarchy[c]) == 0 &&
+			    record_path(space + 1, cg->path[c], sizeof(cg->path[c]), err) < 0)
+				return -1;
 	}
-	return rel;
+	return 0;
 }
 
 int cgroup_v1_open_recorded(int dir_fd, struct cgroup_v1 *cg, struct shim_error *err)
 {
-	_cleanup_free_ char *rel = cgroup_v1_read_record(dir_fd, err);
-
-	cgroup_v1_init(cg);
-	if (!rel)
+	if (cgroup_v1_read_record(dir_fd, cg, err) < 0)
 		return -1;
-	snprintf(cg->rel, sizeof(cg->rel), "%s", rel);
 	for (int c = 0; c < V1_N; c++) {
 		char path[PATH_MAX];
 
-		if (!mounted(c) ||
-		    path_format(path, sizeof(path), NULL, "%s/%s%s", CGROUP_V1_ROOT, hierarchy[c], rel) < 0)
+		if (!mounted(c) || path_format(path, sizeof(path), NULL, "%s/%s%s", CGROUP_V1_ROOT,
+					       hierarchy[c], cg->path[c]) < 0)
 			continue;
 		cg->fd[c] = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	}
 	if (cg->fd[V1_DEVICES] < 0) {
 		cgroup_v1_close(cg);
-		return shim_fail(err, ENOENT, "cgroup v1: %s/devices%s is gone", CGROUP_V1_ROOT, rel);
+		return shim_fail(err, ENOENT, "cgroup v1: %s/devices%s is gone", CGROUP_V1_ROOT,
+				 cg->rel);
 	}
 	return 0;
 }
@@ -651,7 +744,7 @@ int cgroup_v1_enter_sub(const struct cgroup_v1 *cg, const char *spec, pid_t pid,
 			procs = openat(dir, "cgroup.procs", O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (dir < 0 || procs < 0 || write(procs, text, strlen(text)) < 0)
 			return shim_fail_errno(err, "exec --cgroup %s: adding pid to cgroups: %s%s/%s",
-					       spec, hierarchy[c], cg->rel, path);
+					       spec, hierarchy[c], cg->path[c], path);
 	}
 	return 0;
 }
@@ -780,6 +873,8 @@ static int destroy_one(enum cgroup_v1_ctrl c, const char *rel, struct shim_error
 	char path[PATH_MAX];
 	_cleanup_close_ int fd = -1;
 
+	if (!*rel)
+		return 0;
 	if (path_format(path, sizeof(path), err, "%s/%s%s", CGROUP_V1_ROOT, hierarchy[c], rel) < 0)
 		return shim_error_wrap(err, "cgroup v1");
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -810,15 +905,16 @@ static int destroy_one(enum cgroup_v1_ctrl c, const char *rel, struct shim_error
 	return 0;
 }
 
-int cgroup_v1_destroy(const char *rel, struct shim_error *err)
+int cgroup_v1_destroy(const struct cgroup_v1 *cg, struct shim_error *err)
 {
 	int r = 0;
 
 	/* the freezer first: what it holds must thaw to die */
-	if (mounted(V1_FREEZER) && destroy_one(V1_FREEZER, rel, err) < 0)
+	if (mounted(V1_FREEZER) && destroy_one(V1_FREEZER, cg->path[V1_FREEZER], err) < 0)
 		r = -1;
 	for (int c = 0; c < V1_N; c++)
-		if (c != V1_FREEZER && mounted(c) && destroy_one(c, rel, r < 0 ? NULL : err) < 0)
+		if (c != V1_FREEZER && mounted(c) &&
+		    destroy_one(c, cg->path[c], r < 0 ? NULL : err) < 0)
 			r = -1;
 	return r;
 }

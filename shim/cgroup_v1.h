@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * shim/cgroup_v1.h: a cgroup v1 (or hybrid) host, where /sys/fs/cgroup is
- * no cgroup2 but a tmpfs of v1 hierarchies. The container gets a folder of
- * the same path in each hierarchy mounted there (devices, memory, pids,
+ * no cgroup2 but a tmpfs of v1 hierarchies. The container gets
+ * a folder in each hierarchy mounted there (devices, memory, pids,
  * cpu, cpuacct, cpuset, freezer, blkio, hugetlb, net_cls, net_prio, rdma:
- * where two share a hierarchy, the same folder), recorded
- * in ROOT/ID/cgroup-v1. create writes linux.resources as v1 files
+ * where two share a hierarchy, the same folder; on a hybrid host also
+ * name=systemd's and the unified cgroup2's, which nothing is written to),
+ * at an absolute cgroupsPath in each, or a relative one below the
+ * runtime's own folder of each hierarchy (as runc's), all recorded in
+ * ROOT/ID/cgroup-v1. create writes linux.resources as v1 files
  * (memory.limit_in_bytes, cpu.shares, cpu.cfs_quota_us, blkio throttles,
  * hugetlb limits, net_cls.classid, ...) and the device rules (deny all, then the config's
  * and the defaults, in order) and puts the init in every folder right
@@ -29,13 +32,19 @@
 #define CGROUP_V1_ROOT "/sys/fs/cgroup"
 #define STORE_CGROUP_V1 "cgroup-v1"
 
+/* The hierarchies the container gets a folder in; on a hybrid host also
+ * name=systemd's (systemd/) and the unified cgroup2 (unified/), which no
+ * limit is written to but systemd-aware tools read, as runc's. */
 enum cgroup_v1_ctrl { V1_DEVICES, V1_MEMORY, V1_PIDS, V1_CPU, V1_CPUSET, V1_FREEZER, V1_BLKIO,
-		      V1_HUGETLB, V1_NET_CLS, V1_NET_PRIO, V1_RDMA, V1_CPUACCT, V1_N };
+		      V1_HUGETLB, V1_NET_CLS, V1_NET_PRIO, V1_RDMA, V1_CPUACCT, V1_SYSTEMD,
+		      V1_UNIFIED, V1_N };
 
-/* The container's folders, an fd in each hierarchy mounted (-1 where
- * none is), and their path below each hierarchy. */
+/* The container's folders: an fd in each hierarchy mounted (-1 where
+ * none is), and each one's path below its hierarchy; rel is the devices
+ * folder's, which names the container in messages. */
 struct cgroup_v1 {
 	int fd[V1_N];
+	char path[V1_N][PATH_MAX];
 	char rel[PATH_MAX];
 };
 
@@ -43,22 +52,34 @@ struct cgroup_v1 {
  * /sys/fs/cgroup/devices (and no cgroup2 at /sys/fs/cgroup)? */
 bool cgroup_v1_host(void);
 
-/* The folder path for linux.cgroupsPath: absolute as given; relative (or
- * absent: the container ID) beside the runtime's own devices cgroup. */
-int cgroup_v1_resolve(const char *cgroups_path, const char *id, char *out, size_t len,
+/* Each hierarchy's folder path for linux.cgroupsPath, into cg->path:
+ * absolute, the same in every one; relative (or absent: the container ID),
+ * below the runtime's own folder of that hierarchy, as runc's. */
+int cgroup_v1_resolve(const char *cgroups_path, const char *id, struct cgroup_v1 *cg,
 		      struct shim_error *err);
+
+/* The record of cg's paths for ROOT/ID/cgroup-v1: the devices folder's
+ * first (all a record older than the others held), then "NAME PATH" a
+ * hierarchy. Malloc'd. */
+char *cgroup_v1_record_text(const struct cgroup_v1 *cg);
 
 /* Refuse, naming the field, what a v1 host has no file for. */
 int cgroup_v1_check(const struct oci_resources *r, struct shim_error *err);
 
-/* Make the folders (refused if the devices one has processes) and write r. */
-int cgroup_v1_create(const char *rel, const struct oci_resources *r, struct cgroup_v1 *cg,
-		     struct shim_error *err);
+/* Make the folders cg->path names (refused if the devices one has
+ * processes) and write r. */
+int cgroup_v1_create(const struct oci_resources *r, struct cgroup_v1 *cg, struct shim_error *err);
 
-/* The folder path ROOT/ID/cgroup-v1 records (dir_fd: ROOT/ID), checked to be
- * one shim could have written (absolute, no ".." part); NULL with errnum
- * ENOENT when the container has none. Freed by the caller. */
-char *cgroup_v1_read_record(int dir_fd, struct shim_error *err);
+/* The folder paths ROOT/ID/cgroup-v1 records (dir_fd: ROOT/ID) into
+ * cg->path, each checked to be one shim could have written (absolute, no
+ * ".." part), no folder opened; -1 with errnum ENOENT when the container
+ * has none. */
+int cgroup_v1_read_record(int dir_fd, struct cgroup_v1 *cg, struct shim_error *err);
+
+/* The container's folder of the v1 hierarchy mounted at /sys/fs/cgroup/NAME
+ * ("cpu,cpuacct", "systemd"), for its cgroup mount; NULL where it has none,
+ * and for the unified cgroup2, which runc does not bind either. */
+const char *cgroup_v1_folder_of(const struct cgroup_v1 *cg, const char *name);
 
 /* Open the folders ROOT/ID/cgroup-v1 names; -1 with errnum ENOENT when the
  * container has none. */
@@ -109,21 +130,21 @@ int cgroup_v1_pids(const struct cgroup_v1 *cg, pid_t **pids, size_t *n, struct s
  * be still in it (kill --all). -1 when cg has no folder open. */
 int cgroup_v1_signal_all(const struct cgroup_v1 *cg, int sig);
 
-/* Thaw, kill what is in the folders, wait until they are empty, remove
- * them. Missing folders are no error. */
-int cgroup_v1_destroy(const char *rel, struct shim_error *err);
+/* Thaw, kill what is in the folders cg->path names, wait until they are
+ * empty, remove them. Missing folders are no error. */
+int cgroup_v1_destroy(const struct cgroup_v1 *cg, struct shim_error *err);
 
 /* In the init, on the container's /sys/fs/cgroup (a fresh tmpfs at
- * target): each hierarchy's folder rel of the container bound at its name,
+ * target): each hierarchy's folder of the container bound at its name,
  * and the host's links to them ("cpu" -> "cpu,cpuacct"), as runc lays it
  * out (shim/cgroup_v1_mount.c). The caller makes it read-only after. */
-int cgroup_v1_mount_in(int target, const char *rel, struct shim_error *err);
+int cgroup_v1_mount_in(int target, const struct cgroup_v1 *cg, struct shim_error *err);
 
 /* For a staged init (shim/rootfs.h rootfs_stage), in the helper while the
- * host's tree is there: each hierarchy's folder rel cloned as a detached
+ * host's tree is there: each hierarchy's folder cloned as a detached
  * tree and the links read, kept in this process's memory (the init, cloned
  * from it, has them), so that cgroup_v1_mount_in binds those. */
-int cgroup_v1_mount_stage(const char *rel, struct shim_error *err);
+int cgroup_v1_mount_stage(const struct cgroup_v1 *cg, struct shim_error *err);
 
 /* The v1 rule text for r ("c 1:3 rwm", "a *:* rwm"), in line (size 48). */
 void cgroup_v1_device_rule(const struct device_rule *r, char *line, size_t size);

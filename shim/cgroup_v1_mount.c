@@ -18,13 +18,17 @@
 
 /* Bind the container's folder of the hierarchy name (host side) at
  * target/name; 0 when the container has none there. */
-static int bind_hierarchy(int target, const char *name, const char *rel, struct shim_error *err)
+static int bind_hierarchy(int target, const char *name, const struct cgroup_v1 *cg,
+			  struct shim_error *err)
 {
+	const char *folder = cgroup_v1_folder_of(cg, name);
 	char path[PATH_MAX];
 	_cleanup_close_ int src = -1;
 	struct stat st;
 
-	if (path_format(path, sizeof(path), err, "%s/%s%s", CGROUP_V1_ROOT, name, rel) < 0)
+	if (!folder)
+		return 0;
+	if (path_format(path, sizeof(path), err, "%s/%s%s", CGROUP_V1_ROOT, name, folder) < 0)
 		return -1;
 	if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
 		return 0;
@@ -65,7 +69,7 @@ static struct {
 	} e[STAGED_MAX];
 } staged;
 
-int cgroup_v1_mount_stage(const char *rel, struct shim_error *err)
+int cgroup_v1_mount_stage(const struct cgroup_v1 *cg, struct shim_error *err)
 {
 	DIR *d = opendir(CGROUP_V1_ROOT);
 	struct dirent *e;
@@ -88,10 +92,12 @@ int cgroup_v1_mount_stage(const char *rel, struct shim_error *err)
 				continue;
 			s->link[n] = '\0';
 		} else {
+			const char *folder = cgroup_v1_folder_of(cg, e->d_name);
+
 			/* a hierarchy the container has no folder in is left out */
-			if (!S_ISDIR(st.st_mode) ||
+			if (!S_ISDIR(st.st_mode) || !folder ||
 			    path_format(path, sizeof(path), NULL, "%s/%s%s", CGROUP_V1_ROOT,
-					e->d_name, rel) < 0 ||
+					e->d_name, folder) < 0 ||
 			    stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
 				continue;
 			s->tree = mount_clone_tree(AT_FDCWD, path, false, err);
@@ -127,8 +133,9 @@ static int mount_staged(int target, struct shim_error *err)
 	return 0;
 }
 
-int cgroup_v1_mount_in(int target, const char *rel, struct shim_error *err)
+int cgroup_v1_mount_in(int target, const struct cgroup_v1 *cg, struct shim_error *err)
 {
+	const char *rel = cg->rel;
 	DIR *d;
 	struct dirent *e;
 	int r = 0;
@@ -151,7 +158,7 @@ int cgroup_v1_mount_in(int target, const char *rel, struct shim_error *err)
 			    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 				continue;
 			if (pass == 0 && S_ISDIR(st.st_mode))
-				r = bind_hierarchy(target, e->d_name, rel, err);
+				r = bind_hierarchy(target, e->d_name, cg, err);
 			else if (pass == 1 && S_ISLNK(st.st_mode))
 				r = link_hierarchy(dirfd(d), target, e->d_name, err);
 		}

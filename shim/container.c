@@ -312,7 +312,7 @@ static int spawn_init(const struct create_ctx *cc, int *pidfd, int *master, stru
 		.preserve_fds = o->listen_fds + o->preserve_fds, .new_keyring = !o->no_new_keyring,
 		.no_pivot = o->no_pivot,
 		.fifo_fd = -1, .agent_fd = -1,
-		.cgroup_v1_rel = cgroup_v1_is_open(cc->v1) ? cc->v1->rel : NULL,
+		.cgroup_v1 = cgroup_v1_is_open(cc->v1) ? cc->v1 : NULL,
 	};
 	int r = -1;
 
@@ -487,15 +487,19 @@ static int make_cgroup(const struct create_opts *o, const struct oci_spec *s, ch
 static int make_cgroup_v1(const struct create_opts *o, const struct oci_spec *s, int dir_fd,
 			  struct cgroup_v1 *v1, struct shim_error *err)
 {
-	char rel[PATH_MAX];
+	_cleanup_free_ char *record = NULL;
 
 	if (o->systemd_cgroup || !cgroup_v1_host())
 		return 0;
 	if (cgroup_v1_check(&s->resources, err) < 0 ||
-	    cgroup_v1_resolve(s->cgroups_path, o->id, rel, sizeof(rel), err) < 0 ||
-	    write_file_at(dir_fd, STORE_CGROUP_V1, rel, err) < 0)
+	    cgroup_v1_resolve(s->cgroups_path, o->id, v1, err) < 0)
 		return -1;
-	if (cgroup_v1_create(rel, &s->resources, v1, err) == 0)
+	record = cgroup_v1_record_text(v1);
+	if (!record)
+		return shim_fail(err, ENOMEM, "%s", STORE_CGROUP_V1);
+	if (write_file_at(dir_fd, STORE_CGROUP_V1, record, err) < 0)
+		return -1;
+	if (cgroup_v1_create(&s->resources, v1, err) == 0)
 		return 0;
 	/* not ours to remove: create took back what it made, and folders
 	 * it found with processes in them are another container's */
@@ -507,12 +511,12 @@ static int make_cgroup_v1(const struct create_opts *o, const struct oci_spec *s,
 static void remove_cgroup_v1(int dir_fd, const char *id)
 {
 	struct shim_error err = { 0 };
-	_cleanup_free_ char *rel = cgroup_v1_read_record(dir_fd, &err);
+	struct cgroup_v1 cg;
 	char text[1200];
 
-	if (!rel)
+	if (cgroup_v1_read_record(dir_fd, &cg, &err) < 0)
 		return;
-	if (cgroup_v1_destroy(rel, &err) < 0)
+	if (cgroup_v1_destroy(&cg, &err) < 0)
 		log_warn("container %s: %s", id, shim_error_text(&err, text, sizeof(text)));
 }
 

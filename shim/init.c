@@ -244,11 +244,11 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	 * removes again; nothing else is */
 	if (own_mounts) {
 		root_fd = rootfs_mount_all(c->spec, c->staged ? NULL : c->rootfs, c->bundle, c->prepared,
-					   c->cgroup_v1_rel, &anchors, err);
+					   c->cgroup_v1, &anchors, err);
 		if (root_fd < 0)
 			return -1;
 	} else if (c->spec->n_mounts && rootfs_mount_inherited(c->spec, c->rootfs, c->bundle,
-							       c->cgroup_v1_rel, err) < 0) {
+							       c->cgroup_v1, err) < 0) {
 		return -1;
 	}
 	if (init_before_pivot(c, err) < 0)

@@ -33,7 +33,7 @@ struct init_ctx {
 	int *prepared;		/* per mount: a tree the runtime made (an idmapped
 				 * copy, a bind source it cloned), else -1; or NULL */
 	int agent_fd;		/* connected to linux.seccomp.listenerPath, or -1 */
-	const char *cgroup_v1_rel;	/* a cgroup v1 host: the container's folders, or NULL */
+	const struct cgroup_v1 *cgroup_v1;	/* a cgroup v1 host: the container's folders, or NULL */
 	unsigned int preserve_fds;
 	bool new_keyring;	/* a session keyring of its own (not --no-new-keyring) */
 	bool no_pivot;		/* --no-pivot: move the rootfs onto / and chroot */

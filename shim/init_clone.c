@@ -39,7 +39,7 @@ static bool init_staged(const struct bundle *b, const struct ns_join *joins,
 	const struct oci_spec *s = b->spec;
 
 	return joins->fd[OCI_NS_PID] >= 0 && (ns_clone_flags(s) & CLONE_NEWNS) &&
-	       !ns_has_user(s) && (cgroup2_mounted() || ctx->cgroup_v1_rel) &&
+	       !ns_has_user(s) && (cgroup2_mounted() || ctx->cgroup_v1) &&
 	       !hooks_any(&s->hooks, HOOK_CREATE_CONTAINER);
 }
 
@@ -56,7 +56,7 @@ static int stage_rootfs(struct init_ctx *c, struct shim_error *err)
 		for (size_t i = 0; i < n; i++)
 			c->prepared[i] = -1;
 	}
-	if (c->cgroup_v1_rel && cgroup_v1_mount_stage(c->cgroup_v1_rel, err) < 0)
+	if (c->cgroup_v1 && cgroup_v1_mount_stage(c->cgroup_v1, err) < 0)
 		return -1;
 	return rootfs_stage(c->spec, c->rootfs, c->bundle, c->prepared, c->no_pivot, err);
 }

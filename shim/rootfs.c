@@ -329,14 +329,14 @@ static int mqueue_label(int mnt, const char *label, struct shim_error *err)
 /* What a new filesystem may need beside its mount entry. */
 struct fs_ctx {
 	const char *label;		/* linux.mountLabel, or NULL */
-	const char *cgroup_v1_rel;	/* a cgroup v1 host: the container's folders, or NULL */
+	const struct cgroup_v1 *cgroup_v1;	/* a cgroup v1 host: the container's folders, or NULL */
 };
 
 /* "cgroup" on a cgroup v1 host, as runc lays it out: a tmpfs with the
  * container's own folder of each hierarchy bound in, all read-only as the
  * mount's options say (the tmpfs is filled first). */
 static int mount_cgroup_v1(int root_fd, const struct oci_mount *m, const struct mount_opts *o,
-			   const char *rel, struct shim_error *err)
+			   const struct cgroup_v1 *cg, struct shim_error *err)
 {
 	struct mount_opts t = *o;
 	_cleanup_close_ int mnt = -1, target = -1, top = -1;
@@ -351,7 +351,7 @@ static int mount_cgroup_v1(int root_fd, const struct oci_mount *m, const struct 
 	    mount_attach(mnt, target, "", err) < 0)
 		return -1;
 	top = rootfs_open(root_fd, m->destination, O_PATH | O_DIRECTORY, err);
-	if (top < 0 || cgroup_v1_mount_in(top, rel, err) < 0)
+	if (top < 0 || cgroup_v1_mount_in(top, cg, err) < 0)
 		return -1;
 	return mount_set_attrs(top, "", o->attr_set | o->rattr_set, o->attr_clr | o->rattr_clr,
 			       true, err);
@@ -467,8 +467,8 @@ static int mount_fs(int root_fd, const struct oci_mount *m, const struct mount_o
 	/* On a cgroup v2 host, "cgroup" (what runc's spec says) means cgroup2. */
 	if (strcmp(type, "cgroup") == 0 && host_has_cgroup2())
 		type = "cgroup2";
-	else if (strcmp(type, "cgroup") == 0 && x->cgroup_v1_rel)
-		return mount_cgroup_v1(root_fd, m, o, x->cgroup_v1_rel, err);
+	else if (strcmp(type, "cgroup") == 0 && x->cgroup_v1)
+		return mount_cgroup_v1(root_fd, m, o, x->cgroup_v1, err);
 	context = label && *label && takes_context(type) ? label : NULL;
 	/* a read-only /dev is filled first, made read-only last (dev_finish);
 	 * a read-only tmpcopyup tmpfs is filled, then made read-only */
@@ -779,11 +779,11 @@ static int mount_config(int root_fd, const struct oci_spec *spec, const struct f
 }
 
 int rootfs_mount_all(const struct oci_spec *spec, const char *rootfs, const char *bundle,
-		     const int *prepared, const char *cgroup_v1_rel,
+		     const int *prepared, const struct cgroup_v1 *cgroup_v1,
 		     struct rootfs_anchors *anchors, struct shim_error *err)
 {
 	_cleanup_close_ int self = -1, root_fd = -1;
-	const struct fs_ctx x = { .label = spec->mount_label, .cgroup_v1_rel = cgroup_v1_rel };
+	const struct fs_ctx x = { .label = spec->mount_label, .cgroup_v1 = cgroup_v1 };
 
 	if (!rootfs) {
 		root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -805,11 +805,11 @@ int rootfs_mount_all(const struct oci_spec *spec, const char *rootfs, const char
 }
 
 int rootfs_mount_inherited(const struct oci_spec *spec, const char *rootfs, const char *bundle,
-			   const char *cgroup_v1_rel, struct shim_error *err)
+			   const struct cgroup_v1 *cgroup_v1, struct shim_error *err)
 {
 	_cleanup_close_ int root_fd = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	struct rootfs_anchors anchors __attribute__((cleanup(rootfs_anchors_release))) = { 0 };
-	const struct fs_ctx x = { .label = spec->mount_label, .cgroup_v1_rel = cgroup_v1_rel };
+	const struct fs_ctx x = { .label = spec->mount_label, .cgroup_v1 = cgroup_v1 };
 
 	if (root_fd < 0)
 		return shim_fail_errno(err, "root.path: %s", rootfs);

@@ -29,6 +29,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct cgroup_v1;
+
 /*
  * The proc and sysfs mounts the init made, held by their mount fds from
  * step 3 to step 6: the masked and read-only paths below them are found
@@ -53,7 +55,7 @@ void rootfs_anchors_release(struct rootfs_anchors *a);
  * NULL: staged (rootfs_stage), the rootfs is already "/" and steps 1 and 2
  * are done. */
 int rootfs_mount_all(const struct oci_spec *spec, const char *rootfs, const char *bundle,
-		     const int *prepared, const char *cgroup_v1_rel,
+		     const int *prepared, const struct cgroup_v1 *cgroup_v1,
 		     struct rootfs_anchors *anchors, struct shim_error *err);
 
 /* Without a mount namespace of the container's own: the config's mounts
@@ -62,7 +64,7 @@ int rootfs_mount_all(const struct oci_spec *spec, const char *rootfs, const char
  * refused at create: shim/namespaces.c). The runtime finds and removes
  * them (shim/inherited_mounts.h). */
 int rootfs_mount_inherited(const struct oci_spec *spec, const char *rootfs, const char *bundle,
-			   const char *cgroup_v1_rel, struct shim_error *err);
+			   const struct cgroup_v1 *cgroup_v1, struct shim_error *err);
 
 /* Step 5: root_fd becomes the process's root and cwd (and is closed);
  * rootfs NULL: staged, it is already. */

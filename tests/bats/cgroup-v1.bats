@@ -13,6 +13,20 @@ load helpers
 
 DEV=/sys/fs/cgroup/devices
 
+# The host folder of hierarchy $1 ("memory", "name=systemd", as
+# /proc/self/cgroup names it; "unified" for its 0:: line) that container
+# ${2:-c1} with a relative cgroupsPath gets: below our own folder there, as
+# runc's (the guest's tests run at each root: /c1).
+v1_dir() {
+	local own
+	own=$(awk -F: -v h="$1" '
+		h == "unified" && $1 == 0 && $2 == "" { print $3 }
+		h != "unified" { n = split($2, a, ","); for (i = 1; i <= n; i++) if (a[i] == h) print $3 }
+		' /proc/self/cgroup)
+	own=${own%/}
+	echo "/sys/fs/cgroup/${1#name=}$own/${2:-c1}"
+}
+
 setup() {
 	require_guest
 	[ -e $DEV/devices.list ] || skip "needs a cgroup v1 devices hierarchy (tests/vm/run --cgroup-v1)"
@@ -41,6 +55,33 @@ ran"
 1024
 no-unified
 1"
+	assert_nothing_left
+}
+
+@test "cgroup v1: the folders go below the caller's own in each hierarchy, name=systemd and unified too, as runc" {
+	local s=/sys/fs/cgroup pid
+	[ -d $s/systemd ] && [ -d $s/unified ] || skip "no name=systemd or unified hierarchy here"
+	local mem=$(v1_dir memory caller) sd=$(v1_dir name=systemd caller)
+	setup_bundle sh -c 'grep -c . /sys/fs/cgroup/systemd/cgroup.procs; exec sleep 1000'
+	mkdir "$mem" "$sd"
+	sh -c "echo \$\$ > $mem/cgroup.procs && echo \$\$ > $sd/cgroup.procs &&
+		exec '$SHIM_BIN' --root '$ROOT' run -d -b '$BUNDLE' c1" < /dev/null > "$BATS_TEST_TMPDIR/out" 2>&1 3>&- ||
+		{ cat "$BATS_TEST_TMPDIR/out"; false; }
+	pid=$(shim state c1 | jq .pid)
+	# below the caller's memory and name=systemd folders, beside it in
+	# those it shares with us, and in the unified cgroup2
+	[ "$(cat "$mem/c1/cgroup.procs")" = "$pid" ]
+	[ "$(cat "$sd/c1/cgroup.procs")" = "$pid" ]
+	[ "$(cat "$(v1_dir devices)/cgroup.procs")" = "$pid" ]
+	[ "$(cat "$(v1_dir unified)/cgroup.procs")" = "$pid" ]
+	# the container's cgroup mount shows its name=systemd folder
+	run shim exec c1 cat /sys/fs/cgroup/systemd/cgroup.procs
+	assert_success
+	[ -n "$output" ]
+	run shim delete -f c1
+	assert_success
+	[ ! -e "$mem/c1" ] && [ ! -e "$sd/c1" ] && [ ! -e "$(v1_dir devices)" ]
+	rmdir "$mem" "$sd"
 	assert_nothing_left
 }
 
@@ -129,17 +170,17 @@ sh: can't fork: Resource temporarily unavailable"
 	assert_success
 	local pid
 	pid=$(shim state c1 | jq .pid)
-	[ "$(cat /sys/fs/cgroup/memory/c1/memory.limit_in_bytes)" = 67108864 ]
-	[ "$(cat /sys/fs/cgroup/memory/c1/memory.soft_limit_in_bytes)" = 33554432 ]
-	[ "$(cat /sys/fs/cgroup/pids/c1/pids.max)" = 42 ]
-	[ "$(cat /sys/fs/cgroup/cpu/c1/cpu.shares)" = 1024 ]
-	[ "$(cat /sys/fs/cgroup/cpu/c1/cpu.cfs_quota_us)" = 50000 ]
-	[ "$(cat /sys/fs/cgroup/cpu/c1/cpu.cfs_period_us)" = 100000 ]
-	[ "$(cat /sys/fs/cgroup/cpuset/c1/cpuset.cpus)" = 0 ]
+	[ "$(cat $(v1_dir memory)/memory.limit_in_bytes)" = 67108864 ]
+	[ "$(cat $(v1_dir memory)/memory.soft_limit_in_bytes)" = 33554432 ]
+	[ "$(cat $(v1_dir pids)/pids.max)" = 42 ]
+	[ "$(cat $(v1_dir cpu)/cpu.shares)" = 1024 ]
+	[ "$(cat $(v1_dir cpu)/cpu.cfs_quota_us)" = 50000 ]
+	[ "$(cat $(v1_dir cpu)/cpu.cfs_period_us)" = 100000 ]
+	[ "$(cat $(v1_dir cpuset)/cpuset.cpus)" = 0 ]
 	# each hierarchy mounted (the guest's: all of them)
 	for h in memory pids cpu cpuacct cpuset freezer blkio devices hugetlb net_cls net_prio rdma; do
 		[ -d /sys/fs/cgroup/$h ] || continue
-		[ "$(cat /sys/fs/cgroup/$h/c1/cgroup.procs)" = "$pid" ] || { echo "not in $h"; false; }
+		[ "$(cat "$(v1_dir $h)/cgroup.procs")" = "$pid" ] || { echo "not in $h"; false; }
 	done
 	run shim delete -f c1
 	assert_success
@@ -153,12 +194,12 @@ sh: can't fork: Resource temporarily unavailable"
 	assert_success
 	run shim update --memory 134217728 --pids-limit 30 c1
 	assert_success
-	[ "$(cat /sys/fs/cgroup/memory/c1/memory.limit_in_bytes)" = 134217728 ]
-	[ "$(cat /sys/fs/cgroup/pids/c1/pids.max)" = 30 ]
+	[ "$(cat $(v1_dir memory)/memory.limit_in_bytes)" = 134217728 ]
+	[ "$(cat $(v1_dir pids)/pids.max)" = 30 ]
 	run shim pause c1
 	assert_success
 	[ "$(container_status c1)" = paused ]
-	[ "$(cat /sys/fs/cgroup/freezer/c1/freezer.state)" = FROZEN ]
+	[ "$(cat $(v1_dir freezer)/freezer.state)" = FROZEN ]
 	run shim resume c1
 	assert_success
 	[ "$(container_status c1)" = running ]
@@ -176,7 +217,7 @@ sh: can't fork: Resource temporarily unavailable"
 	setup_bundle sleep 1000
 	shim_detached run -d -b "$BUNDLE" c1
 	assert_success
-	mkdir /sys/fs/cgroup/memory/c1/side /sys/fs/cgroup/pids/c1/side
+	mkdir $(v1_dir memory)/side $(v1_dir pids)/side
 	# every hierarchy: a folder missing in one is named
 	run shim exec --cgroup /side c1 true
 	assert_failure
@@ -192,14 +233,14 @@ sh: can't fork: Resource temporarily unavailable"
 	run shim exec --cgroup nosuch:/side c1 true
 	assert_failure
 	assert_output_has "exec --cgroup nosuch:/side: no cgroup v1 controller \"nosuch\" here"
-	rmdir /sys/fs/cgroup/memory/c1/side /sys/fs/cgroup/pids/c1/side
+	rmdir $(v1_dir memory)/side $(v1_dir pids)/side
 	run shim delete -f c1
 	assert_success
 	assert_nothing_left
 }
 
 @test "cgroup v1: update --memory-swap alone sets memory plus swap against the current limit, as runc" {
-	local mem=/sys/fs/cgroup/memory/c1
+	local mem=$(v1_dir memory)
 	setup_bundle sleep 1000
 	update_config '.linux.resources.memory = {"limit": 67108864, "swap": 100663296}'
 	shim_detached run -d -b "$BUNDLE" c1
@@ -224,7 +265,7 @@ sh: can't fork: Resource temporarily unavailable"
 		"$1" --root "$2" update -r - c1' - "$SHIM_BIN" "$ROOT"
 	assert_failure
 	assert_output_has "checkBeforeUpdate: the new limit 4096 is below the container's usage"
-	[ "$(cat /sys/fs/cgroup/memory/c1/memory.limit_in_bytes)" != 4096 ]
+	[ "$(cat $(v1_dir memory)/memory.limit_in_bytes)" != 4096 ]
 	run shim delete -f c1
 	assert_success
 }
@@ -310,10 +351,10 @@ sh: can't fork: Resource temporarily unavailable"
 		"memory": {"limit": 67108864, "swappiness": 10, "disableOOMKiller": true}}'
 	shim_detached run -d -b "$BUNDLE" c1
 	local st=$status out=$output h=/sys/fs/cgroup
-	rbps=$(cat $h/blkio/c1/blkio.throttle.read_bps_device 2>&1 || true)
-	wiops=$(cat $h/blkio/c1/blkio.throttle.write_iops_device 2>&1 || true)
-	swappiness=$(cat $h/memory/c1/memory.swappiness 2>&1 || true)
-	oom=$(grep oom_kill_disable $h/memory/c1/memory.oom_control 2>&1 || true)
+	rbps=$(cat $(v1_dir blkio)/blkio.throttle.read_bps_device 2>&1 || true)
+	wiops=$(cat $(v1_dir blkio)/blkio.throttle.write_iops_device 2>&1 || true)
+	swappiness=$(cat $(v1_dir memory)/memory.swappiness 2>&1 || true)
+	oom=$(grep oom_kill_disable $(v1_dir memory)/memory.oom_control 2>&1 || true)
 	run shim delete -f c1
 	losetup -d "$loop"
 	status=$st output=$out
@@ -335,9 +376,9 @@ sh: can't fork: Resource temporarily unavailable"
 		"network": {"classID": 1048577, "priorities": [{"name": "lo", "priority": 5}]}}'
 	shim_detached run -d -b "$BUNDLE" c1
 	local st=$status out=$output
-	hugetlb=$(cat $h/hugetlb/c1/hugetlb.2MB.limit_in_bytes 2>&1 || true)
-	classid=$(cat $h/net_cls/c1/net_cls.classid 2>&1 || true)
-	prio=$(grep '^lo ' $h/net_prio/c1/net_prio.ifpriomap 2>&1 || true)
+	hugetlb=$(cat $(v1_dir hugetlb)/hugetlb.2MB.limit_in_bytes 2>&1 || true)
+	classid=$(cat $(v1_dir net_cls)/net_cls.classid 2>&1 || true)
+	prio=$(grep '^lo ' $(v1_dir net_prio)/net_prio.ifpriomap 2>&1 || true)
 	run shim delete -f c1
 	status=$st output=$out
 	assert_success

@@ -419,38 +419,104 @@ TEST(device_rules_as_cgroup_v1_lines)
 
 TEST(a_cgroup_v1_folder_is_below_the_hierarchy_and_never_climbs)
 {
-	char rel[256];
+	struct cgroup_v1 cg = CGROUP_V1_NONE;
 
-	CHECK(cgroup_v1_resolve("/a/b/", "c1", rel, sizeof(rel), &err) == 0);
-	CHECK_STR(rel, "/a/b");
-	CHECK(cgroup_v1_resolve("/a/../../etc", "c1", rel, sizeof(rel), &err) < 0);
+	CHECK(cgroup_v1_resolve("/a/b/", "c1", &cg, &err) == 0);
+	CHECK_STR(cg.rel, "/a/b");
+	/* an absolute path is the same in every hierarchy */
+	CHECK_STR(cg.path[V1_MEMORY], "/a/b");
+	CHECK_STR(cg.path[V1_SYSTEMD], "/a/b");
+	CHECK(cgroup_v1_resolve("/a/../../etc", "c1", &cg, &err) < 0);
 	CHECK(strstr(err.msg, "linux.cgroupsPath"));
-	CHECK(cgroup_v1_resolve("/..", "c1", rel, sizeof(rel), &err) < 0);
-	CHECK(cgroup_v1_resolve("/", "c1", rel, sizeof(rel), &err) < 0);
-	CHECK(cgroup_v1_resolve("/a/..b", "c1", rel, sizeof(rel), &err) == 0);
+	CHECK(cgroup_v1_resolve("/..", "c1", &cg, &err) < 0);
+	CHECK(cgroup_v1_resolve("/", "c1", &cg, &err) < 0);
+	CHECK(cgroup_v1_resolve("/a/..b", "c1", &cg, &err) == 0);
 	return 0;
 }
 
-TEST(a_cgroup_v1_record_names_only_a_folder_shim_could_have_made)
+/* Our own folder of the hierarchy /proc/self/cgroup lists as key
+ * ("memory", "name=systemd"; "" for the "0::" line), else "/". */
+static void own_folder(const char *key, char *out, size_t len)
+{
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	char line[4096], want[64], list[512];
+
+	snprintf(out, len, "/");
+	snprintf(want, sizeof(want), ",%s,", key);
+	while (f && fgets(line, sizeof(line), f)) {
+		char *a = strchr(line, ':'), *b = a ? strchr(a + 1, ':') : NULL;
+
+		if (!b)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(list, sizeof(list), ",%.*s,", (int)(b - a - 1), a + 1);
+		if (*key ? strstr(list, want) != NULL : strcmp(list, ",,") == 0) {
+			snprintf(out, len, "%s", b + 1);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+TEST(a_relative_cgroup_v1_path_is_below_our_own_folder_of_each_hierarchy)
+{
+	static const struct { int c; const char *key; } h[] = {
+		{ V1_MEMORY, "memory" }, { V1_DEVICES, "devices" },
+		{ V1_SYSTEMD, "name=systemd" }, { V1_UNIFIED, "" },
+	};
+	struct cgroup_v1 cg = CGROUP_V1_NONE;
+	char own[PATH_MAX], want[PATH_MAX + 8];
+
+	CHECK(cgroup_v1_resolve("", "c1", &cg, &err) == 0);
+	for (size_t i = 0; i < sizeof(h) / sizeof(h[0]); i++) {
+		own_folder(h[i].key, own, sizeof(own));
+		snprintf(want, sizeof(want), "%s%sc1", own, strcmp(own, "/") == 0 ? "" : "/");
+		CHECK_STR(cg.path[h[i].c], want);
+	}
+	CHECK(cgroup_v1_resolve("x/y", "c1", &cg, &err) == 0);
+	own_folder("memory", own, sizeof(own));
+	snprintf(want, sizeof(want), "%s%sx/y", own, strcmp(own, "/") == 0 ? "" : "/");
+	CHECK_STR(cg.path[V1_MEMORY], want);
+	return 0;
+}
+
+TEST(a_cgroup_v1_record_names_only_folders_shim_could_have_made)
 {
 	char dir[] = "/tmp/shim-v1-record-XXXXXX";
+	struct cgroup_v1 cg = CGROUP_V1_NONE, back;
+	char *text = NULL;
 	int fd;
-	char *rel;
 
 	CHECK(mkdtemp(dir) != NULL);
 	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	CHECK(fd >= 0);
-	CHECK(cgroup_v1_read_record(fd, &err) == NULL && err.errnum == ENOENT);
+	CHECK(cgroup_v1_read_record(fd, &back, &err) < 0 && err.errnum == ENOENT);
+	/* a record of one line (an older shim's): that folder everywhere */
 	CHECK(write_file_at(fd, STORE_CGROUP_V1, "/shim/c1", &err) == 0);
-	rel = cgroup_v1_read_record(fd, &err);
-	CHECK_STR(rel, "/shim/c1");
-	free(rel);
+	CHECK(cgroup_v1_read_record(fd, &back, &err) == 0);
+	CHECK_STR(back.rel, "/shim/c1");
+	CHECK_STR(back.path[V1_MEMORY], "/shim/c1");
 	CHECK(unlinkat(fd, STORE_CGROUP_V1, 0) == 0);
-	CHECK(write_file_at(fd, STORE_CGROUP_V1, "/shim/../../etc", &err) == 0);
-	CHECK(cgroup_v1_read_record(fd, &err) == NULL && err.errnum == EINVAL);
+	/* each hierarchy's own */
+	CHECK(cgroup_v1_resolve("/shim/c1", "c1", &cg, &err) == 0);
+	snprintf(cg.path[V1_MEMORY], sizeof(cg.path[V1_MEMORY]), "/caller/c1");
+	text = cgroup_v1_record_text(&cg);
+	CHECK(text && write_file_at(fd, STORE_CGROUP_V1, text, &err) == 0);
+	free(text);
+	CHECK(cgroup_v1_read_record(fd, &back, &err) == 0);
+	CHECK_STR(back.path[V1_MEMORY], "/caller/c1");
+	CHECK_STR(back.path[V1_PIDS], "/shim/c1");
+	CHECK_STR(cgroup_v1_folder_of(&back, "memory"), "/caller/c1");
+	CHECK_STR(cgroup_v1_folder_of(&back, "cpu,cpuacct"), "/shim/c1");
+	CHECK(cgroup_v1_folder_of(&back, "perf_event") == NULL);
+	CHECK(cgroup_v1_folder_of(&back, "unified") == NULL);
+	CHECK(unlinkat(fd, STORE_CGROUP_V1, 0) == 0);
+	CHECK(write_file_at(fd, STORE_CGROUP_V1, "/shim/c1\nmemory /shim/../../etc\n", &err) == 0);
+	CHECK(cgroup_v1_read_record(fd, &back, &err) < 0 && err.errnum == EINVAL);
 	CHECK(unlinkat(fd, STORE_CGROUP_V1, 0) == 0);
 	CHECK(write_file_at(fd, STORE_CGROUP_V1, "shim/c1", &err) == 0);
-	CHECK(cgroup_v1_read_record(fd, &err) == NULL && err.errnum == EINVAL);
+	CHECK(cgroup_v1_read_record(fd, &back, &err) < 0 && err.errnum == EINVAL);
 	close(fd);
 	CHECK(remove_tree_at(AT_FDCWD, dir, &err) == 0);
 	return 0;
@@ -461,7 +527,8 @@ int main(void)
 	TAP_START();
 	RUN(device_rules_as_cgroup_v1_lines);
 	RUN(a_cgroup_v1_folder_is_below_the_hierarchy_and_never_climbs);
-	RUN(a_cgroup_v1_record_names_only_a_folder_shim_could_have_made);
+	RUN(a_relative_cgroup_v1_path_is_below_our_own_folder_of_each_hierarchy);
+	RUN(a_cgroup_v1_record_names_only_folders_shim_could_have_made);
 	RUN(update_flags_become_the_same_settings_as_resources_json);
 	RUN(bad_update_flags_are_named);
 	RUN(kernel_memory_is_ignored_and_listed_for_a_warning);
