@@ -147,7 +147,9 @@ int file_stage_at(int dir_fd, const char *name, const char *text, struct staged_
 	}
 	if (fd < 0)
 		return shim_fail(err, EEXIST, "create a temporary file for %s", name);
-	if (write_all(fd, text) < 0 || fsync(fd) < 0) {
+	/* no fsync, as runc: state lives on a tmpfs (/run) and no container
+	 * outlives a host crash; the rename alone makes it whole or absent */
+	if (write_all(fd, text) < 0) {
 		shim_fail_errno(err, "write %s", name);
 		unlinkat(dir_fd, tmp, 0);
 		return -1;
