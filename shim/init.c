@@ -201,6 +201,7 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	bool own_mounts = ns_has_mount(c->spec);
 	_cleanup_close_ int root_fd = -1;
 	struct rootfs_anchors anchors __attribute__((cleanup(rootfs_anchors_release))) = { 0 };
+	struct rootfs_inputs in;
 
 	/* as runc's: a session of its own, whether it gets a terminal or not
 	 * (CRIU refuses to dump a tree whose session leader is outside) */
@@ -241,14 +242,15 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 		return shim_fail_errno(err, "linux.personality: personality");
 	/* without a mount namespace of its own, the config's mounts are made
 	 * in the runtime's (the host's) below root.path, which the runtime
-	 * removes again; nothing else is */
+	 * removes again; nothing else is. prepared: what the runtime sent
+	 * while we waited for the maps */
+	in = (struct rootfs_inputs){ .rootfs = c->staged ? NULL : c->rootfs, .bundle = c->bundle,
+				     .prepared = c->prepared, .cgroup_v1 = c->cgroup_v1 };
 	if (own_mounts) {
-		root_fd = rootfs_mount_all(c->spec, c->staged ? NULL : c->rootfs, c->bundle, c->prepared,
-					   c->cgroup_v1, &anchors, err);
+		root_fd = rootfs_mount_all(c->spec, &in, &anchors, err);
 		if (root_fd < 0)
 			return -1;
-	} else if (c->spec->n_mounts && rootfs_mount_inherited(c->spec, c->rootfs, c->bundle,
-							       c->cgroup_v1, err) < 0) {
+	} else if (c->spec->n_mounts && rootfs_mount_inherited(c->spec, &in, err) < 0) {
 		return -1;
 	}
 	if (init_before_pivot(c, err) < 0)

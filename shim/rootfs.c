@@ -268,9 +268,10 @@ static bool is_proc_or_sysfs(int fd)
 
 /* prepared: a tree the runtime made (an idmapped copy, shim/idmap.h, or
  * the source it cloned, shim/bind_sources.h), or -1. */
-static int mount_bind(int root_fd, const struct oci_mount *m, const struct mount_opts *o,
-		      const char *bundle, int prepared, int *anchor, struct shim_error *err)
+static int mount_bind(int root_fd, const struct oci_mount *m, const char *bundle, int prepared,
+		      int *anchor, struct shim_error *err)
 {
+	const struct mount_opts *o = &m->opts;
 	_cleanup_close_ int tree = -1, target = -1;
 	char source[PATH_MAX];
 	struct stat st;
@@ -326,10 +327,11 @@ static int mqueue_label(int mnt, const char *label, struct shim_error *err)
 	return 0;
 }
 
-/* What a new filesystem may need beside its mount entry. */
+/* What a mount may need beside its entry. */
 struct fs_ctx {
 	const char *label;		/* linux.mountLabel, or NULL */
 	const struct cgroup_v1 *cgroup_v1;	/* a cgroup v1 host: the container's folders, or NULL */
+	const char *bundle;		/* what a relative bind source is below */
 };
 
 /* "cgroup" on a cgroup v1 host, as runc lays it out: a tmpfs with the
@@ -514,7 +516,7 @@ static int mount_fs(int root_fd, const struct oci_mount *m, const struct mount_o
 }
 
 static int mount_one(int root_fd, const struct oci_mount *m, const struct fs_ctx *x,
-		     const char *bundle, int prepared, int *anchor, struct shim_error *err)
+		     int prepared, int *anchor, struct shim_error *err)
 {
 	const struct mount_opts *o = &m->opts;
 	bool bind = m->bind;
@@ -533,7 +535,7 @@ static int mount_one(int root_fd, const struct oci_mount *m, const struct fs_ctx
 	if (o->tmpcopyup && (bind || strcmp(m->type, "tmpfs") != 0))
 		return shim_fail(err, EINVAL, "options[%u]: \"tmpcopyup\" is for a tmpfs only",
 				 o->tmpcopyup_index);
-	if ((bind ? mount_bind(root_fd, m, o, bundle, prepared, anchor, err)
+	if ((bind ? mount_bind(root_fd, m, x->bundle, prepared, anchor, err)
 		  : mount_fs(root_fd, m, o, x, anchor, err)) < 0)
 		return -1;
 	if (o->propagation) {
@@ -749,8 +751,7 @@ void rootfs_anchors_release(struct rootfs_anchors *a)
 
 /* Step 3 and 4 below root_fd: the config's mounts, then /dev. */
 static int mount_config(int root_fd, const struct oci_spec *spec, const struct fs_ctx *x,
-			const char *bundle, const int *prepared, struct rootfs_anchors *anchors,
-			struct shim_error *err)
+			const int *prepared, struct rootfs_anchors *anchors, struct shim_error *err)
 {
 	anchors->fd = spec->n_mounts ? malloc(spec->n_mounts * sizeof(int)) : NULL;
 	if (spec->n_mounts && !anchors->fd)
@@ -763,8 +764,7 @@ static int mount_config(int root_fd, const struct oci_spec *spec, const struct f
 
 		log_debug("init: mounts[%zu]: %s on %s", i, m->type ? m->type : "bind",
 			  m->destination);
-		if (mount_one(root_fd, m, x, bundle, prepared ? prepared[i] : -1, &anchors->fd[i],
-			      err) < 0)
+		if (mount_one(root_fd, m, x, prepared ? prepared[i] : -1, &anchors->fd[i], err) < 0)
 			return shim_error_wrap(err, "mounts[%zu] (%s)", i, m->destination);
 	}
 	if (config_mounts_fresh_dev(spec) && dev_setup(root_fd, err) < 0)
@@ -778,12 +778,13 @@ static int mount_config(int root_fd, const struct oci_spec *spec, const struct f
 	return 0;
 }
 
-int rootfs_mount_all(const struct oci_spec *spec, const char *rootfs, const char *bundle,
-		     const int *prepared, const struct cgroup_v1 *cgroup_v1,
+int rootfs_mount_all(const struct oci_spec *spec, const struct rootfs_inputs *in,
 		     struct rootfs_anchors *anchors, struct shim_error *err)
 {
 	_cleanup_close_ int self = -1, root_fd = -1;
-	const struct fs_ctx x = { .label = spec->mount_label, .cgroup_v1 = cgroup_v1 };
+	const struct fs_ctx x = { .label = spec->mount_label, .cgroup_v1 = in->cgroup_v1,
+				  .bundle = in->bundle };
+	const char *rootfs = in->rootfs;
 
 	if (!rootfs) {
 		root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -799,23 +800,24 @@ int rootfs_mount_all(const struct oci_spec *spec, const char *rootfs, const char
 		if (root_fd < 0)
 			return shim_fail_errno(err, "root.path: %s", rootfs);
 	}
-	if (mount_config(root_fd, spec, &x, bundle, prepared, anchors, err) < 0)
+	if (mount_config(root_fd, spec, &x, in->prepared, anchors, err) < 0)
 		return -1;
 	return TAKE_FD(root_fd);
 }
 
-int rootfs_mount_inherited(const struct oci_spec *spec, const char *rootfs, const char *bundle,
-			   const struct cgroup_v1 *cgroup_v1, struct shim_error *err)
+int rootfs_mount_inherited(const struct oci_spec *spec, const struct rootfs_inputs *in,
+			   struct shim_error *err)
 {
-	_cleanup_close_ int root_fd = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int root_fd = open(in->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	struct rootfs_anchors anchors __attribute__((cleanup(rootfs_anchors_release))) = { 0 };
-	const struct fs_ctx x = { .label = spec->mount_label, .cgroup_v1 = cgroup_v1 };
+	const struct fs_ctx x = { .label = spec->mount_label, .cgroup_v1 = in->cgroup_v1,
+				  .bundle = in->bundle };
 
 	if (root_fd < 0)
-		return shim_fail_errno(err, "root.path: %s", rootfs);
+		return shim_fail_errno(err, "root.path: %s", in->rootfs);
 	log_debug("init: no mount namespace of its own: %zu mounts made in the runtime's, below %s",
-		  spec->n_mounts, rootfs);
-	return mount_config(root_fd, spec, &x, bundle, NULL, &anchors, err);
+		  spec->n_mounts, in->rootfs);
+	return mount_config(root_fd, spec, &x, in->prepared, &anchors, err);
 }
 
 int rootfs_enter(int root_fd, const char *rootfs, bool no_pivot, struct shim_error *err)

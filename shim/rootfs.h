@@ -48,23 +48,30 @@ struct rootfs_anchors {
 /* Closes the fds and frees the array (a cleanup attribute's signature). */
 void rootfs_anchors_release(struct rootfs_anchors *a);
 
+/* Where the mounts come from: rootfs and bundle are absolute host paths;
+ * prepared (may be NULL) holds per mount the tree the runtime made, or -1:
+ * idmapped copies (shim/idmap.h), bind sources it cloned
+ * (shim/bind_sources.h); cgroup_v1, on a cgroup v1 host, the container's
+ * folders, else NULL. */
+struct rootfs_inputs {
+	const char *rootfs, *bundle;
+	const int *prepared;
+	const struct cgroup_v1 *cgroup_v1;
+};
+
 /* Steps 1 to 4; returns an O_PATH fd of the rootfs, or -1; fills anchors.
- * rootfs and bundle are absolute host paths; prepared (may be NULL) holds
- * per mount the tree the runtime made, or -1: idmapped copies
- * (shim/idmap.h), bind sources it cloned (shim/bind_sources.h). rootfs
- * NULL: staged (rootfs_stage), the rootfs is already "/" and steps 1 and 2
- * are done. */
-int rootfs_mount_all(const struct oci_spec *spec, const char *rootfs, const char *bundle,
-		     const int *prepared, const struct cgroup_v1 *cgroup_v1,
+ * in->rootfs NULL: staged (rootfs_stage), the rootfs is already "/" and
+ * steps 1 and 2 are done. */
+int rootfs_mount_all(const struct oci_spec *spec, const struct rootfs_inputs *in,
 		     struct rootfs_anchors *anchors, struct shim_error *err);
 
 /* Without a mount namespace of the container's own: the config's mounts
- * (and a fresh /dev's nodes) made in the runtime's namespace below rootfs,
- * found from it as in steps 3 and 4 (masked and read-only paths are
- * refused at create: shim/namespaces.c). The runtime finds and removes
- * them (shim/inherited_mounts.h). */
-int rootfs_mount_inherited(const struct oci_spec *spec, const char *rootfs, const char *bundle,
-			   const struct cgroup_v1 *cgroup_v1, struct shim_error *err);
+ * (and a fresh /dev's nodes) made in the runtime's namespace below
+ * in->rootfs, found from it as in steps 3 and 4 (masked and read-only
+ * paths are refused at create: shim/namespaces.c). The runtime finds and
+ * removes them (shim/inherited_mounts.h). */
+int rootfs_mount_inherited(const struct oci_spec *spec, const struct rootfs_inputs *in,
+			   struct shim_error *err);
 
 /* Step 5: root_fd becomes the process's root and cwd (and is closed);
  * rootfs NULL: staged, it is already. */
