@@ -151,21 +151,29 @@ char *cgroup_v1_record_text(const struct cgroup_v1 *cg)
 	return text;
 }
 
+/* Whether controller c is named in the comma list "a,b" (n bytes): a
+ * hierarchy's folder name ("cpu,cpuacct"), exec --cgroup's prefix. */
+static bool names_controller(const char *list, size_t n, enum cgroup_v1_ctrl c)
+{
+	size_t len = strlen(hierarchy[c]);
+
+	for (const char *p = list, *end = list + n; p < end;) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+		size_t k = comma ? (size_t)(comma - p) : (size_t)(end - p);
+
+		if (k == len && strncmp(p, hierarchy[c], len) == 0)
+			return true;
+		p += k + 1;
+	}
+	return false;
+}
+
 const char *cgroup_v1_folder_of(const struct cgroup_v1 *cg, const char *name)
 {
-	size_t n = strlen(name);
-
 	/* runc binds the v1 hierarchies only: never the unified cgroup2 */
-	for (int c = 0; c < V1_N; c++) {
-		if (c == V1_UNIFIED)
-			continue;
-		size_t k = strlen(hierarchy[c]);
-
-		/* a hierarchy's name is its controllers, "cpu,cpuacct" */
-		for (const char *p = name; p && p < name + n; p = strchr(p, ','), p = p ? p + 1 : NULL)
-			if (strncmp(p, hierarchy[c], k) == 0 && (p[k] == ',' || p[k] == '\0'))
-				return cg->path[c][0] ? cg->path[c] : NULL;
-	}
+	for (int c = 0; c < V1_N; c++)
+		if (c != V1_UNIFIED && names_controller(name, strlen(name), c))
+			return cg->path[c][0] ? cg->path[c] : NULL;
 	return NULL;
 }
 
@@ -550,19 +558,8 @@ static bool folder_exists(enum cgroup_v1_ctrl c, const char *path)
 	       access(full, F_OK) == 0;
 }
 
-static int destroy_one(enum cgroup_v1_ctrl c, const char *path, struct shim_error *err);
-
-/* After a refusal: the folders create made go, those that were there
- * before (another's, a frozen one) stay. */
-static void destroy_made(const struct cgroup_v1 *cg, const bool *existed)
-{
-	/* the freezer first: what it holds must thaw to die */
-	if (mounted(V1_FREEZER) && !existed[V1_FREEZER])
-		destroy_one(V1_FREEZER, cg->path[V1_FREEZER], NULL);
-	for (int c = 0; c < V1_N; c++)
-		if (c != V1_FREEZER && mounted(c) && !existed[c])
-			destroy_one((enum cgroup_v1_ctrl)c, cg->path[c], NULL);
-}
+static int destroy_folders(const struct cgroup_v1 *cg, const bool *existed,
+			   struct shim_error *err);
 
 int cgroup_v1_create(const struct oci_resources *r, struct cgroup_v1 *cg, struct shim_error *err)
 {
@@ -594,7 +591,7 @@ int cgroup_v1_create(const struct oci_resources *r, struct cgroup_v1 *cg, struct
 			  CGROUP_V1_ROOT, cg->path[V1_FREEZER]);
 		/* a frozen folder create did not make is not its to remove */
 		cgroup_v1_close(cg);
-		destroy_made(cg, existed);
+		destroy_folders(cg, existed, NULL);
 		return -1;
 	}
 	if (cgroup_v1_apply(cg, r, err) < 0)
@@ -680,22 +677,6 @@ int cgroup_v1_enter(const struct cgroup_v1 *cg, pid_t pid, struct shim_error *er
 		    write_at(cg, c, "cgroup.procs", text, "cgroup v1", err) < 0)
 			return shim_error_wrap(err, "putting %d in the container's cgroups", (int)pid);
 	return 0;
-}
-
-/* Whether controller c is named in the comma list "a,b" (n bytes). */
-static bool names_controller(const char *list, size_t n, enum cgroup_v1_ctrl c)
-{
-	size_t len = strlen(hierarchy[c]);
-
-	for (const char *p = list, *end = list + n; p < end;) {
-		const char *comma = memchr(p, ',', (size_t)(end - p));
-		size_t k = comma ? (size_t)(comma - p) : (size_t)(end - p);
-
-		if (k == len && strncmp(p, hierarchy[c], len) == 0)
-			return true;
-		p += k + 1;
-	}
-	return false;
 }
 
 /* Every name of the list is a controller of ours with a hierarchy. */
@@ -905,16 +886,25 @@ static int destroy_one(enum cgroup_v1_ctrl c, const char *rel, struct shim_error
 	return 0;
 }
 
-int cgroup_v1_destroy(const struct cgroup_v1 *cg, struct shim_error *err)
+/* The folders of cg go, but those existed[] says were there before create
+ * (another's, a frozen one; NULL: none); the freezer first, as what it
+ * holds must thaw to die. err names the first failure. */
+static int destroy_folders(const struct cgroup_v1 *cg, const bool *existed,
+			   struct shim_error *err)
 {
 	int r = 0;
 
-	/* the freezer first: what it holds must thaw to die */
-	if (mounted(V1_FREEZER) && destroy_one(V1_FREEZER, cg->path[V1_FREEZER], err) < 0)
+	if (mounted(V1_FREEZER) && !(existed && existed[V1_FREEZER]) &&
+	    destroy_one(V1_FREEZER, cg->path[V1_FREEZER], err) < 0)
 		r = -1;
 	for (int c = 0; c < V1_N; c++)
-		if (c != V1_FREEZER && mounted(c) &&
+		if (c != V1_FREEZER && mounted(c) && !(existed && existed[c]) &&
 		    destroy_one(c, cg->path[c], r < 0 ? NULL : err) < 0)
 			r = -1;
 	return r;
+}
+
+int cgroup_v1_destroy(const struct cgroup_v1 *cg, struct shim_error *err)
+{
+	return destroy_folders(cg, NULL, err);
 }
