@@ -20,25 +20,30 @@ static const struct {
 	const char *name;
 	cmd_fn fn;
 	const char *summary;
+	const struct cmd_flags *flags;	/* NULL: none */
 } commands[] = {
-	{ "create", cmd_create, "create a container from a bundle" },
-	{ "start", cmd_start, "run the user process of a created container" },
-	{ "run", cmd_run, "create and start a container (and wait for it, unless -d)" },
-	{ "state", cmd_state, "print a container's OCI state" },
-	{ "kill", cmd_kill, "send a signal to a container's init (or --all its processes)" },
-	{ "delete", cmd_delete, "remove a stopped container (-f: kill it first)" },
-	{ "list", cmd_list, "list containers (-q, --format table|json)" },
-	{ "exec", cmd_exec, "run another process in a running container" },
-	{ "pause", cmd_pause, "freeze all processes of a container (cgroup v2)" },
-	{ "resume", cmd_resume, "thaw a paused container" },
-	{ "update", cmd_update, "change a container's resource limits" },
-	{ "ps", cmd_ps, "list the processes in a container (--format table|json)" },
-	{ "events", cmd_events, "print a container's stats and OOM events as JSON" },
-	{ "checkpoint", cmd_checkpoint, "dump a running container with CRIU (--leave-running, --pre-dump)" },
-	{ "restore", cmd_restore, "bring a checkpointed container back with CRIU (-d, --bundle)" },
-	{ "spec", cmd_spec, "write a default config.json" },
-	{ "unpack", cmd_unpack, "unpack an OCI image layout (LAYOUT[:NAME]) into a new bundle" },
-	{ "features", cmd_features, "print what this runtime implements, as JSON" },
+	{ "create", cmd_create, "create a container from a bundle", &create_flags },
+	{ "start", cmd_start, "run the user process of a created container", NULL },
+	{ "run", cmd_run, "create and start a container (and wait for it, unless -d)", &run_flags },
+	{ "state", cmd_state, "print a container's OCI state", NULL },
+	{ "kill", cmd_kill, "send a signal to a container's init (or --all its processes)",
+	  &kill_flags },
+	{ "delete", cmd_delete, "remove a stopped container (-f: kill it first)", &delete_flags },
+	{ "list", cmd_list, "list containers (-q, --format table|json)", &list_flags },
+	{ "exec", cmd_exec, "run another process in a running container", &exec_flags },
+	{ "pause", cmd_pause, "freeze all processes of a container (the cgroup freezer)", NULL },
+	{ "resume", cmd_resume, "thaw a paused container", NULL },
+	{ "update", cmd_update, "change a container's resource limits", &update_flags },
+	{ "ps", cmd_ps, "list the processes in a container (--format table|json)", &ps_flags },
+	{ "events", cmd_events, "print a container's stats and OOM events as JSON", &events_flags },
+	{ "checkpoint", cmd_checkpoint,
+	  "dump a running container with CRIU (--leave-running, --pre-dump)", &checkpoint_flags },
+	{ "restore", cmd_restore, "bring a checkpointed container back with CRIU (-d, --bundle)",
+	  &restore_flags },
+	{ "spec", cmd_spec, "write a default config.json", &spec_flags },
+	{ "unpack", cmd_unpack, "unpack an OCI image layout (LAYOUT[:NAME]) into a new bundle",
+	  NULL },
+	{ "features", cmd_features, "print what this runtime implements, as JSON", NULL },
 };
 
 static void usage(FILE *f)
@@ -47,6 +52,23 @@ static void usage(FILE *f)
 		   "[--systemd-cgroup] [--rootless auto|true|false] COMMAND [ARGS...]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+}
+
+/* `shim VERB --help`: the verb's summary and every flag it takes. */
+static void command_usage(const char *name, const char *summary, const struct cmd_flags *f)
+{
+	printf("usage: shim %s [FLAGS] ...\n%s\n", name, summary);
+	if (f) {
+		printf("\nflags:\n");
+		for (const struct option *o = f->opts; o->name; o++) {
+			bool letter = o->val > 0 && o->val < 128 && strchr(f->shorts, o->val);
+
+			printf("  %c%c%s--%s%s\n", letter ? '-' : ' ', letter ? o->val : ' ',
+			       letter ? ", " : "  ", o->name,
+			       o->has_arg == required_argument ? " VALUE" : "");
+		}
+	}
+	printf("\nman shim: what each flag does\n");
 }
 
 /* "--name value" or "--name=value"; returns 1 and advances *i if it matched. */
@@ -169,8 +191,7 @@ int main(int argc, char **argv)
 		if (i == sizeof(commands) / sizeof(commands[0])) {
 			shim_fail(&err, 0, "unknown command \"%s\"", argv[first]);
 		} else if (command_help(argc - first, argv + first)) {
-			printf("usage: shim %s [FLAGS] ...\n%s (man shim: every flag)\n",
-			       commands[i].name, commands[i].summary);
+			command_usage(commands[i].name, commands[i].summary, commands[i].flags);
 			return 0;
 		} else {
 			status = commands[i].fn(&g, argc - first, argv + first, &err);

@@ -84,16 +84,18 @@ static int unknown_flag(const char *verb, char **argv, struct shim_error *err)
 	return shim_fail(err, 0, "%s: unknown or incomplete flag %s", verb, argv[optind - 1]);
 }
 
+static const struct option checkpoint_options[] = {
+	CRIU_FLAG_OPTIONS,
+	{ "parent-path", required_argument, NULL, OPT_PARENT_PATH },
+	{ "leave-running", no_argument, NULL, OPT_LEAVE_RUNNING },
+	{ "pre-dump", no_argument, NULL, OPT_PRE_DUMP },
+	{ 0 },
+};
+const struct cmd_flags checkpoint_flags = { checkpoint_options, "+" };
+
 static int parse_checkpoint(int argc, char **argv, struct checkpoint_opts *o, const char **id,
 			    struct shim_error *err)
 {
-	static const struct option opts[] = {
-		CRIU_FLAG_OPTIONS,
-		{ "parent-path", required_argument, NULL, OPT_PARENT_PATH },
-		{ "leave-running", no_argument, NULL, OPT_LEAVE_RUNNING },
-		{ "pre-dump", no_argument, NULL, OPT_PRE_DUMP },
-		{ 0 },
-	};
 	unsigned int empty_ns = 0;
 	int c, r;
 
@@ -101,7 +103,7 @@ static int parse_checkpoint(int argc, char **argv, struct checkpoint_opts *o, co
 	criu_flags_init(&o->f);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, checkpoint_flags.shorts, checkpoint_options, NULL)) != -1) {
 		if ((r = criu_flag(c, "checkpoint", &o->f, &empty_ns, err)) != 0) {
 			if (r < 0)
 				return -1;
@@ -135,22 +137,24 @@ int cmd_checkpoint(const struct global_opts *g, int argc, char **argv, struct sh
 	return r;
 }
 
+static const struct option restore_options[] = {
+	CRIU_FLAG_OPTIONS,
+	{ "bundle", required_argument, NULL, 'b' },
+	{ "detach", no_argument, NULL, 'd' },
+	{ "pid-file", required_argument, NULL, OPT_PID_FILE },
+	{ "console-socket", required_argument, NULL, OPT_CONSOLE_SOCKET },
+	{ "no-subreaper", no_argument, NULL, OPT_NO_SUBREAPER },
+	{ "no-pivot", no_argument, NULL, OPT_NO_PIVOT },
+	{ "lsm-profile", required_argument, NULL, OPT_LSM_PROFILE },
+	{ "lsm-mount-context", required_argument, NULL, OPT_LSM_MOUNT_CONTEXT },
+	{ 0 },
+};
+const struct cmd_flags restore_flags = { restore_options, "+b:d" };
+
 static int parse_restore(const struct global_opts *g, int argc, char **argv,
 			 struct restore_opts *r, struct create_opts *o, bool *detach,
 			 struct shim_error *err)
 {
-	static const struct option opts[] = {
-		CRIU_FLAG_OPTIONS,
-		{ "bundle", required_argument, NULL, 'b' },
-		{ "detach", no_argument, NULL, 'd' },
-		{ "pid-file", required_argument, NULL, OPT_PID_FILE },
-		{ "console-socket", required_argument, NULL, OPT_CONSOLE_SOCKET },
-		{ "no-subreaper", no_argument, NULL, OPT_NO_SUBREAPER },
-		{ "no-pivot", no_argument, NULL, OPT_NO_PIVOT },
-		{ "lsm-profile", required_argument, NULL, OPT_LSM_PROFILE },
-		{ "lsm-mount-context", required_argument, NULL, OPT_LSM_MOUNT_CONTEXT },
-		{ 0 },
-	};
 	int c, k;
 
 	memset(r, 0, sizeof(*r));
@@ -162,7 +166,7 @@ static int parse_restore(const struct global_opts *g, int argc, char **argv,
 	o->restore = r;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+b:d", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, restore_flags.shorts, restore_options, NULL)) != -1) {
 		if ((k = criu_flag(c, "restore", &r->f, &r->empty_ns, err)) != 0) {
 			if (k < 0)
 				return -1;

@@ -7,6 +7,7 @@
 #ifndef SHIM_CMD_H
 #define SHIM_CMD_H
 
+#include <getopt.h>
 #include <stdbool.h>
 
 #include "shim/container.h"
@@ -20,6 +21,17 @@ struct global_opts {
 	bool systemd_cgroup;	/* --systemd-cgroup (shim/systemd.h) */
 	bool version, help;	/* --version/-v, --help/-h among the globals */
 };
+
+/* A verb's flags as getopt_long takes them; `shim VERB --help` lists them
+ * and tests/bats/cli.bats checks each against the man page. */
+struct cmd_flags {
+	const struct option *opts;	/* ends with { 0 } */
+	const char *shorts;		/* getopt_long's optstring */
+};
+
+extern const struct cmd_flags create_flags, run_flags, kill_flags, delete_flags, list_flags,
+	exec_flags, update_flags, ps_flags, events_flags, checkpoint_flags, restore_flags,
+	spec_flags;
 
 typedef int (*cmd_fn)(const struct global_opts *g, int argc, char **argv, struct shim_error *err);
 

@@ -34,22 +34,29 @@ static int take_listen_fds(struct create_opts *o, struct shim_error *err)
 	return 0;
 }
 
+#define CREATE_OPTIONS                                                                \
+	{ "bundle", required_argument, NULL, 'b' },                                   \
+	{ "pid-file", required_argument, NULL, OPT_PID_FILE },                        \
+	{ "console-socket", required_argument, NULL, OPT_CONSOLE_SOCKET },            \
+	{ "preserve-fds", required_argument, NULL, OPT_PRESERVE_FDS },                \
+	{ "pidfd-socket", required_argument, NULL, OPT_PIDFD_SOCKET },                \
+	{ "no-pivot", no_argument, NULL, OPT_NO_PIVOT },                              \
+	{ "no-new-keyring", no_argument, NULL, OPT_NO_NEW_KEYRING }
+
+static const struct option create_options[] = { CREATE_OPTIONS, { 0 } };
+static const struct option run_options[] = {
+	CREATE_OPTIONS,
+	{ "detach", no_argument, NULL, 'd' },
+	{ "keep", no_argument, NULL, OPT_KEEP },
+	{ 0 },
+};
+const struct cmd_flags create_flags = { create_options, "+b:" };
+const struct cmd_flags run_flags = { run_options, "+b:d" };
+
 int cmd_parse_create(const struct global_opts *g, int argc, char **argv, bool *detach,
 		     struct create_opts *o, struct shim_error *err)
 {
-	static const struct option opts[] = {
-		{ "bundle", required_argument, NULL, 'b' },
-		{ "pid-file", required_argument, NULL, OPT_PID_FILE },
-		{ "console-socket", required_argument, NULL, OPT_CONSOLE_SOCKET },
-		{ "preserve-fds", required_argument, NULL, OPT_PRESERVE_FDS },
-		{ "pidfd-socket", required_argument, NULL, OPT_PIDFD_SOCKET },
-		{ "detach", no_argument, NULL, 'd' },
-		{ "no-pivot", no_argument, NULL, OPT_NO_PIVOT },
-		{ "no-new-keyring", no_argument, NULL, OPT_NO_NEW_KEYRING },
-		{ "keep", no_argument, NULL, OPT_KEEP },
-		{ 0 },
-	};
-	const char *flags = detach ? "+b:d" : "+b:";
+	const struct cmd_flags *f = detach ? &run_flags : &create_flags;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -58,17 +65,13 @@ int cmd_parse_create(const struct global_opts *g, int argc, char **argv, bool *d
 	o->bundle = ".";
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, flags, opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, f->shorts, f->opts, NULL)) != -1) {
 		char *end;
 		unsigned long n;
 
 		switch (c) {
 		case 'b': o->bundle = optarg; break;
-		case 'd':
-			if (!detach)
-				return shim_fail(err, 0, "%s: unknown flag --detach", argv[0]);
-			*detach = true;
-			break;
+		case 'd': *detach = true; break;
 		case OPT_PID_FILE: o->pid_file = optarg; break;
 		case OPT_CONSOLE_SOCKET: o->console_socket = optarg; break;
 		case OPT_PIDFD_SOCKET: o->pidfd_socket = optarg; break;
@@ -82,8 +85,6 @@ int cmd_parse_create(const struct global_opts *g, int argc, char **argv, bool *d
 			o->no_pivot = true;
 			break;
 		case OPT_KEEP:
-			if (!detach)
-				return shim_fail(err, 0, "%s: unknown flag --keep", argv[0]);
 			o->keep = true;
 			break;
 		case OPT_NO_NEW_KEYRING:

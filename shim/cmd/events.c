@@ -33,6 +33,7 @@ static const struct option opts[] = {
 	{ "interval", required_argument, NULL, 'i' },
 	{ 0 },
 };
+const struct cmd_flags events_flags = { opts, "+" };
 
 /* "name value" in the text of a flat keyed file; 0 when absent. */
 static uint64_t key_value(const char *text, const char *name)
@@ -199,7 +200,7 @@ int cmd_events(const struct global_opts *g, int argc, char **argv, struct shim_e
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, events_flags.shorts, opts, NULL)) != -1) {
 		if (ch == 's')
 			stats_once = true;
 		else if (ch != 'i')

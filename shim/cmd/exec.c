@@ -52,6 +52,7 @@ static const struct option opts[] = {
 	{ "exec-wait-fifo", required_argument, NULL, OPT_WAIT_FIFO },
 	{ 0 },
 };
+const struct cmd_flags exec_flags = { opts, "+p:te:u:g:c:d" };
 
 struct exec_flags {
 	const char *process_file, *cwd, *user, *console_socket;
@@ -90,7 +91,7 @@ static int parse_flags(int argc, char **argv, struct exec_flags *f, struct shim_
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+p:te:u:g:c:d", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, exec_flags.shorts, opts, NULL)) != -1) {
 		switch (ch) {
 		case OPT_PROCESS: f->process_file = optarg; break;
 		case OPT_TTY: f->tty = true; break;

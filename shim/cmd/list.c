@@ -48,13 +48,15 @@ static void print_table(struct oci_state **st, size_t n)
 	}
 }
 
+static const struct option opts[] = {
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "format", required_argument, NULL, 'f' },
+	{ 0 },
+};
+const struct cmd_flags list_flags = { opts, "+qf:" };
+
 int cmd_list(const struct global_opts *g, int argc, char **argv, struct shim_error *err)
 {
-	static const struct option opts[] = {
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "format", required_argument, NULL, 'f' },
-		{ 0 },
-	};
 	enum list_format format = LIST_TABLE;
 	bool quiet = false;
 	char **ids;
@@ -64,7 +66,7 @@ int cmd_list(const struct global_opts *g, int argc, char **argv, struct shim_err
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+qf:", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, list_flags.shorts, opts, NULL)) != -1) {
 		if (ch == 'q')
 			quiet = true;
 		else if (ch == 'f' && strcmp(optarg, "json") == 0)

@@ -25,6 +25,7 @@ static const struct option opts[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ 0 },
 };
+const struct cmd_flags ps_flags = { opts, "+f:" };
 
 static bool has_pid(const pid_t *pids, size_t n, long pid)
 {
@@ -118,7 +119,7 @@ int cmd_ps(const struct global_opts *g, int argc, char **argv, struct shim_error
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+f:", opts, NULL)) != -1)
+	while ((ch = getopt_long(argc, argv, ps_flags.shorts, opts, NULL)) != -1)
 		if (ch != 'f')
 			return shim_fail(err, 0, "ps: unknown flag %s", argv[optind - 1]);
 		else

@@ -20,21 +20,25 @@ int cmd_one_id(const char *cmd, int argc, char **argv, const char **id, struct s
 	return 0;
 }
 
+static const struct option kill_options[] = { { "all", no_argument, NULL, 'a' }, { 0 } };
+static const struct option delete_options[] = { { "force", no_argument, NULL, 'f' }, { 0 } };
+const struct cmd_flags kill_flags = { kill_options, "+a" };
+const struct cmd_flags delete_flags = { delete_options, "+f" };
+
 /*
- * The verb's flags: none, or one boolean --NAME/-C (name NULL: none).
- * Anything else is an error naming it.
+ * The verb's flags: none (f NULL), or its one boolean flag, which sets
+ * *set. Anything else is an error naming it.
  */
-static int parse_flags(int argc, char **argv, const char *name, char c, bool *set,
+static int parse_flags(int argc, char **argv, const struct cmd_flags *f, bool *set,
 		       struct shim_error *err)
 {
-	const struct option opts[] = { { name, no_argument, NULL, c }, { 0 } };
-	const char short_opts[] = { '+', name ? c : '\0', '\0' };
+	static const struct option none[] = { { 0 } };
 	int ch;
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, short_opts, name ? opts : opts + 1, NULL)) != -1) {
-		if (!name || ch != c)
+	while ((ch = getopt_long(argc, argv, f ? f->shorts : "+", f ? f->opts : none, NULL)) != -1) {
+		if (!f || ch != f->opts[0].val)
 			return shim_fail(err, 0, "%s: unknown flag %s", argv[0], argv[optind - 1]);
 		*set = true;
 	}
@@ -43,7 +47,7 @@ static int parse_flags(int argc, char **argv, const char *name, char c, bool *se
 
 int cmd_no_flags(int argc, char **argv, struct shim_error *err)
 {
-	return parse_flags(argc, argv, NULL, 0, NULL, err);
+	return parse_flags(argc, argv, NULL, NULL, err);
 }
 
 int cmd_start(const struct global_opts *g, int argc, char **argv, struct shim_error *err)
@@ -85,7 +89,7 @@ int cmd_kill(const struct global_opts *g, int argc, char **argv, struct shim_err
 	bool all = false;
 	int sig = SIGTERM, r;
 
-	if (parse_flags(argc, argv, "all", 'a', &all, err) < 0)
+	if (parse_flags(argc, argv, &kill_flags, &all, err) < 0)
 		return -1;
 	if (optind != argc - 1 && optind != argc - 2)
 		return shim_fail(err, 0, "kill: needs a container ID and at most one signal");
@@ -105,7 +109,7 @@ int cmd_delete(const struct global_opts *g, int argc, char **argv, struct shim_e
 	const char *id = NULL;
 	int r;
 
-	if (parse_flags(argc, argv, "force", 'f', &force, err) < 0)
+	if (parse_flags(argc, argv, &delete_flags, &force, err) < 0)
 		return -1;
 	if (cmd_one_id("delete", argc, argv, &id, err) < 0)
 		return -1;

@@ -14,13 +14,15 @@
 #include "oci/cleanup.h"
 #include "shim/cmd/cmd.h"
 
+static const struct option opts[] = {
+	{ "bundle", required_argument, NULL, 'b' },
+	{ "rootless", no_argument, NULL, 'r' },
+	{ 0 },
+};
+const struct cmd_flags spec_flags = { opts, "+b:" };
+
 int cmd_spec(const struct global_opts *g, int argc, char **argv, struct shim_error *err)
 {
-	static const struct option opts[] = {
-		{ "bundle", required_argument, NULL, 'b' },
-		{ "rootless", no_argument, NULL, 'r' },
-		{ 0 },
-	};
 	_cleanup_free_ char *json = NULL;
 	_cleanup_close_ int fd = -1;
 	const char *bundle = ".";
@@ -32,7 +34,7 @@ int cmd_spec(const struct global_opts *g, int argc, char **argv, struct shim_err
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+b:", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, spec_flags.shorts, opts, NULL)) != -1) {
 		if (ch == 'b')
 			bundle = optarg;
 		else if (ch == 'r')

@@ -24,11 +24,11 @@
 
 #define MAX_RESOURCES_JSON (1 << 20)
 
-enum flag { F_RESOURCES = 1, F_MEMORY, F_SWAP, F_RESERVATION, F_SHARES, F_QUOTA, F_PERIOD,
+enum flag { F_MEMORY = 1, F_SWAP, F_RESERVATION, F_SHARES, F_QUOTA, F_PERIOD,
 	    F_RT_PERIOD, F_RT_RUNTIME, F_CPUS, F_MEMS, F_PIDS, F_BLKIO, F_COUNT };
 
 static const struct option opts[] = {
-	{ "resources", required_argument, NULL, F_RESOURCES },
+	{ "resources", required_argument, NULL, 'r' },
 	{ "memory", required_argument, NULL, F_MEMORY },
 	{ "memory-swap", required_argument, NULL, F_SWAP },
 	{ "memory-reservation", required_argument, NULL, F_RESERVATION },
@@ -44,6 +44,7 @@ static const struct option opts[] = {
 	{ "blkio-weight", required_argument, NULL, F_BLKIO },
 	{ 0 },
 };
+const struct cmd_flags update_flags = { opts, "r:" };
 
 /* Where each limit flag goes in struct oci_update_flags. */
 static const char **flag_field(struct oci_update_flags *f, int flag)
@@ -90,10 +91,10 @@ static int parse_update(int argc, char **argv, struct oci_resources *r, struct s
 	optind = 1;
 	opterr = 0;
 	/* no "+": as runc, flags after the ID count too (getopt moves it last) */
-	while ((ch = getopt_long(argc, argv, "r:", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, update_flags.shorts, opts, NULL)) != -1) {
 		if (ch == '?' || ch == ':')
 			return shim_fail(err, 0, "update: unknown flag or missing value: %s", argv[optind - 1]);
-		if (ch == 'r' || ch == F_RESOURCES)
+		if (ch == 'r')
 			resources = optarg;
 		else
 			*flag_field(&flags, ch) = optarg;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# docs: the man page keeps up with the commands.
+# docs: the man page keeps up with the commands and their flags.
+# host: yes
 
 load helpers
 
@@ -11,4 +12,55 @@ load helpers
 		grep -A1 '^\.TP' "$TOP/docs/shim.1" | grep -Eq "^\.B[IR]? \"?$c\b" ||
 			{ echo "no .TP entry for $c in docs/shim.1"; false; }
 	done
+}
+
+# The man page's text for COMMAND: from its .TP entry in COMMANDS to the
+# next command's (or the section's end), escapes and fonts taken out.
+man_entry() {
+	local cmds
+	cmds=$("$SHIM_BIN" --help | sed -n 's/^  \([a-z]*\) .*/\1/p' | paste -sd'|')
+	awk -v cmd="$1" -v cmds="$cmds" '
+		/^\.SH/ { in_cmds = ($0 == ".SH COMMANDS"); on = 0 }
+		in_cmds && prev == ".TP" && $0 ~ "^\\.B[IR]? \"?(" cmds ")([ \"]|$)" {
+			on = ($0 ~ "^\\.B[IR]? \"?" cmd "([ \"]|$)")
+		}
+		on { print }
+		{ prev = $0 }' "$TOP/docs/shim.1" | sed 's/\\-/-/g; s/\\f[BIRP]//g'
+}
+
+@test "every flag shim VERB --help lists is in VERB's entry of the man page" {
+	local c f text missing="" n=0
+	for c in $("$SHIM_BIN" --help | sed -n 's/^  \([a-z]*\) .*/\1/p'); do
+		text=$(man_entry "$c")
+		[ -n "$text" ] || { echo "no entry for $c"; false; }
+		for f in $("$SHIM_BIN" "$c" --help | grep -o -- '--[a-z-]*' | grep -v '^--help$'); do
+			n=$((n + 1))
+			grep -q -- "$f\b" <<< "$text" || missing="$missing $c:$f"
+		done
+	done
+	[ -z "$missing" ] || { echo "not in shim(1):$missing"; false; }
+	[ "$n" -ge 70 ]
+}
+
+@test "every global flag shim --help lists is in the man page's GLOBAL OPTIONS" {
+	local f text
+	text=$(sed -n '/^\.SH GLOBAL OPTIONS/,/^\.SH COMMANDS/p' "$TOP/docs/shim.1" |
+		sed 's/\\-/-/g; s/\\f[BIRP]//g')
+	for f in $("$SHIM_BIN" --help | sed -n 's/^usage: //p' | grep -o -- '--[a-z-]*'); do
+		grep -q -- "$f\b" <<< "$text" || { echo "$f not in GLOBAL OPTIONS"; false; }
+	done
+}
+
+@test "shim VERB --help lists the verb's flags, -h too" {
+	run "$SHIM_BIN" exec --help
+	assert_success
+	assert_output_has "-t, --tty"
+	assert_output_has "    --cwd VALUE"
+	run "$SHIM_BIN" update -h
+	assert_success
+	assert_output_has "-r, --resources VALUE"
+	assert_output_has "--pids-limit VALUE"
+	run "$SHIM_BIN" start --help
+	assert_success
+	[[ "$output" != *flags:* ]]
 }
