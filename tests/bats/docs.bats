@@ -64,3 +64,32 @@ man_entry() {
 	assert_success
 	[[ "$output" != *flags:* ]]
 }
+
+@test "docs/code-map.md names every source file of shim/ and oci/" {
+	local f base dir missing="" n=0
+	while read -r f; do
+		n=$((n + 1))
+		dir=${f%/*} base=${f##*/}
+		grep -q "\`$f\`" "$TOP/docs/code-map.md" ||
+			grep -q "^| \`$dir/${base%.*}\.[ch]\` .*\`$base\`" "$TOP/docs/code-map.md" ||
+			missing="$missing $f"
+	done < <(cd "$TOP" && find shim oci -name '*.[ch]' | sort)
+	[ -z "$missing" ] || { echo "not in docs/code-map.md:$missing"; false; }
+	[ "$n" -ge 150 ]
+}
+
+@test "every function design.md's stage table names is defined, every file it names exists" {
+	local row fn file n=0 missing=""
+	while read -r row; do
+		# each `function` followed by its (file), or by the row's last file
+		file=$(grep -o '(\(shim\|oci\)/[a-z_/]*\.c)' <<< "$row" | tail -1 | tr -d '()')
+		for fn in $(grep -o '`[a-z_0-9]*`' <<< "$row" | tr -d '`'); do
+			[ "$fn" != create ] && [ "$fn" != start ] && [ "$fn" != whole ] || continue
+			n=$((n + 1))
+			grep -q "^[a-z].*[ *]$fn(" "$TOP"/shim/*.c "$TOP"/oci/*.c || missing="$missing $fn"
+		done
+		[ -z "$file" ] || [ -e "$TOP/$file" ] || missing="$missing $file"
+	done < <(sed -n '/^| stage | function (file) |/,/^$/p' "$TOP/docs/design.md" | tail -n +3)
+	[ -z "$missing" ] || { echo "not found:$missing"; false; }
+	[ "$n" -ge 30 ]
+}
