@@ -13,9 +13,15 @@
 
 #define DEFAULT_CPU_PERIOD 100000
 
-static int add_to(struct cgroup_setting **list, size_t *n, const char *file, const char *value,
-		  const char *json_path, const char *why, struct shim_error *err)
+/* What add_to copies into a new struct cgroup_setting. */
+struct setting_text {
+	const char *file, *value, *json_path, *why;
+};
+
+static int add_to(struct cgroup_setting **list, size_t *n, const struct setting_text *t,
+		  struct shim_error *err)
 {
+	const char *json_path = t->json_path;
 	struct cgroup_setting *grown = reallocarray(*list, *n + 1, sizeof(**list));
 	struct cgroup_setting *s;
 
@@ -23,10 +29,10 @@ static int add_to(struct cgroup_setting **list, size_t *n, const char *file, con
 		return shim_fail(err, ENOMEM, "%s", json_path);
 	*list = grown;
 	s = &grown[*n];
-	s->file = strdup(file);
-	s->value = strdup(value);
+	s->file = strdup(t->file);
+	s->value = strdup(t->value);
 	s->json_path = strdup(json_path);
-	s->v2_refusal = why;
+	s->v2_refusal = t->why;
 	if (!s->file || !s->value || !s->json_path) {
 		free(s->file);
 		free(s->value);
@@ -40,13 +46,17 @@ static int add_to(struct cgroup_setting **list, size_t *n, const char *file, con
 int oci_resources_add(struct oci_resources *r, const char *file, const char *value,
 		      const char *json_path, struct shim_error *err)
 {
-	return add_to(&r->settings, &r->n_settings, file, value, json_path, NULL, err);
+	const struct setting_text t = { file, value, json_path, NULL };
+
+	return add_to(&r->settings, &r->n_settings, &t, err);
 }
 
 int oci_resources_add_v1(struct oci_resources *r, const char *file, const char *value,
 			 const char *json_path, const char *why, struct shim_error *err)
 {
-	return add_to(&r->v1, &r->n_v1, file, value, json_path, why, err);
+	const struct setting_text t = { file, value, json_path, why };
+
+	return add_to(&r->v1, &r->n_v1, &t, err);
 }
 
 const char *oci_resources_first_path(const struct oci_resources *r)

@@ -27,15 +27,28 @@ static bool given(yajl_val obj, const char *key)
 	return v && !YAJL_IS_NULL(v);
 }
 
+/* A v1 file, the config key it comes from (NULL: the object itself) and
+ * why cgroup v2 cannot have it. */
+struct v1_knob {
+	const char *file, *key, *why;
+};
+
+static const struct v1_knob swappiness_knob = { "memory.swappiness", "swappiness", V1_ONLY },
+	kernel_tcp_knob = { "memory.kmem.tcp.limit_in_bytes", "kernelTCP", V1_ONLY },
+	oom_knob = { "memory.oom_control", "disableOOMKiller", V1_ONLY },
+	rt_runtime_knob = { "cpu.rt_runtime_us", "realtimeRuntime", NO_RT },
+	rt_period_knob = { "cpu.rt_period_us", "realtimePeriod", NO_RT },
+	classid_knob = { "net_cls.classid", NULL, NET_V1 };
+
 /* value as v1 wants it, at where.key (where alone when key is NULL) */
-static int add_number(struct oci_resources *r, const char *file, int64_t v, const char *where,
-		      const char *key, const char *why, struct shim_error *err)
+static int add_number(struct oci_resources *r, const struct v1_knob *k, int64_t v,
+		      const char *where, struct shim_error *err)
 {
 	char text[24], path[300];
 
 	snprintf(text, sizeof(text), "%" PRId64, v);
-	snprintf(path, sizeof(path), "%s%s%s", where, key ? "." : "", key ? key : "");
-	return oci_resources_add_v1(r, file, text, path, why, err);
+	snprintf(path, sizeof(path), "%s%s%s", where, k->key ? "." : "", k->key ? k->key : "");
+	return oci_resources_add_v1(r, k->file, text, path, k->why, err);
 }
 
 static int parse_memory(yajl_val m, const char *path, struct oci_resources *r,
@@ -49,19 +62,16 @@ static int parse_memory(yajl_val m, const char *path, struct oci_resources *r,
 	snprintf(where, sizeof(where), "%s.memory", path);
 	if (given(m, "swappiness") &&
 	    (json_get_u64(m, "swappiness", where, 100, &swappiness, err) < 0 ||
-	     add_number(r, "memory.swappiness", (int64_t)swappiness, where, "swappiness", V1_ONLY,
-			err) < 0))
+	     add_number(r, &swappiness_knob, (int64_t)swappiness, where, err) < 0))
 		return -1;
 	if (given(m, "kernelTCP") &&
 	    (json_get_i64(m, "kernelTCP", where, JSON_RANGE(-1, INT64_MAX), &tcp, err) < 0 ||
-	     add_number(r, "memory.kmem.tcp.limit_in_bytes", tcp, where, "kernelTCP", V1_ONLY,
-			err) < 0))
+	     add_number(r, &kernel_tcp_knob, tcp, where, err) < 0))
 		return -1;
 	if (given(m, "disableOOMKiller") &&
 	    json_get_bool(m, "disableOOMKiller", where, &no_oom, err) < 0)
 		return -1;
-	if (no_oom && add_number(r, "memory.oom_control", 1, where, "disableOOMKiller", V1_ONLY,
-				 err) < 0)
+	if (no_oom && add_number(r, &oom_knob, 1, where, err) < 0)
 		return -1;
 	return 0;
 }
@@ -80,11 +90,9 @@ static int parse_cpu(yajl_val c, const char *path, struct oci_resources *r,
 	if (given(c, "realtimePeriod") &&
 	    json_get_u64(c, "realtimePeriod", where, UINT32_MAX, &period, err) < 0)
 		return -1;
-	if (runtime && add_number(r, "cpu.rt_runtime_us", runtime, where, "realtimeRuntime", NO_RT,
-				  err) < 0)
+	if (runtime && add_number(r, &rt_runtime_knob, runtime, where, err) < 0)
 		return -1;
-	if (period && add_number(r, "cpu.rt_period_us", (int64_t)period, where, "realtimePeriod",
-				 NO_RT, err) < 0)
+	if (period && add_number(r, &rt_period_knob, (int64_t)period, where, err) < 0)
 		return -1;
 	return 0;
 }
@@ -100,7 +108,7 @@ static int parse_network(yajl_val net, const char *path, struct oci_resources *r
 	snprintf(where, sizeof(where), "%s.network", path);
 	if (given(net, "classID") &&
 	    (json_get_u64(net, "classID", where, UINT32_MAX, &classid, err) < 0 ||
-	     add_number(r, "net_cls.classid", (int64_t)classid, where, NULL, NET_V1, err) < 0))
+	     add_number(r, &classid_knob, (int64_t)classid, where, err) < 0))
 		return -1;
 	if (json_get_array(net, "priorities", where, &prios, err) < 0)
 		return -1;

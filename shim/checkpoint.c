@@ -25,31 +25,37 @@
 #define DUMP_WAIT_MS 10000
 #define LOG_QUOTE_MAX (16 << 20)
 
-int criu_open_dirs(const struct criu_flags *f, bool make, int *image_fd, int *work_fd,
+void criu_dirs_close(struct criu_dirs *d)
+{
+	d->image = safe_close(d->image);
+	d->work = safe_close(d->work);
+}
+
+int criu_open_dirs(const struct criu_flags *f, bool make, struct criu_dirs *d,
 		   struct shim_error *err)
 {
-	*image_fd = *work_fd = -1;
+	d->image = d->work = -1;
 	if (make && mkdir_p(f->image_path, 0700, 0700, err) < 0)
 		return shim_error_wrap(err, "--image-path");
-	*image_fd = open(f->image_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (*image_fd < 0)
+	d->image = open(f->image_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (d->image < 0)
 		return shim_fail_errno(err, "--image-path: open %s", f->image_path);
 	if (!f->work_path)
 		return 0;
 	if (mkdir_p(f->work_path, 0700, 0700, err) < 0)
 		return shim_error_wrap(err, "--work-path");
-	*work_fd = open(f->work_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (*work_fd < 0)
+	d->work = open(f->work_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (d->work < 0)
 		return shim_fail_errno(err, "--work-path: open %s", f->work_path);
 	return 0;
 }
 
-void criu_common_opts(struct bytebuf *o, const struct criu_flags *f, int image_fd, int work_fd,
+void criu_common_opts(struct bytebuf *o, const struct criu_flags *f, const struct criu_dirs *d,
 		      const char *log_file, const char *root)
 {
-	pb_int32(o, CRIU_OPT_IMAGES_DIR_FD, image_fd);
-	if (work_fd >= 0)
-		pb_int32(o, CRIU_OPT_WORK_DIR_FD, work_fd);
+	pb_int32(o, CRIU_OPT_IMAGES_DIR_FD, d->image);
+	if (d->work >= 0)
+		pb_int32(o, CRIU_OPT_WORK_DIR_FD, d->work);
 	pb_int32(o, CRIU_OPT_LOG_LEVEL, 4);
 	pb_string(o, CRIU_OPT_LOG_FILE, log_file);
 	pb_string(o, CRIU_OPT_ROOT, root);
@@ -217,10 +223,10 @@ static int check_parent(const struct checkpoint_opts *o, int image_fd, struct sh
 }
 
 static int dump_opts(struct bytebuf *opts, const struct container *c, const struct bundle *b,
-		     const struct checkpoint_opts *o, int image_fd, int work_fd,
+		     const struct checkpoint_opts *o, const struct criu_dirs *d,
 		     struct shim_error *err)
 {
-	criu_common_opts(opts, &o->f, image_fd, work_fd, o->pre_dump ? "pre-dump.log" : "dump.log",
+	criu_common_opts(opts, &o->f, d, o->pre_dump ? "pre-dump.log" : "dump.log",
 			 c->state->rootfs);
 	pb_int32(opts, CRIU_OPT_PID, c->state->pid);
 	pb_bool(opts, CRIU_OPT_LEAVE_RUNNING, o->leave_running);
@@ -261,7 +267,7 @@ int container_checkpoint(const char *root, struct container *c, const struct che
 			 struct shim_error *err)
 {
 	struct bundle b = { 0 };
-	_cleanup_close_ int image_fd = -1, work_fd = -1;
+	struct criu_dirs dirs __attribute__((cleanup(criu_dirs_close))) = CRIU_DIRS_NONE;
 	struct bytebuf opts = { 0 };
 	struct criu_call call = { .type = o->pre_dump ? CRIU_REQ_PRE_DUMP : CRIU_REQ_DUMP,
 				  .opts = &opts, .cgroup_fd = -1 };
@@ -274,15 +280,15 @@ int container_checkpoint(const char *root, struct container *c, const struct che
 	if (geteuid() != 0)
 		return shim_fail(err, EPERM, "checkpoint: CRIU needs root");
 	if (bundle_load_saved(c->dir_fd, c->state->bundle, &b, err) < 0 ||
-	    criu_open_dirs(&o->f, true, &image_fd, &work_fd, err) < 0 ||
-	    check_parent(o, image_fd, err) < 0 ||
-	    (!o->pre_dump && write_descriptors(image_fd, c->state->pid, err) < 0) ||
-	    dump_opts(&opts, c, &b, o, image_fd, work_fd, err) < 0)
+	    criu_open_dirs(&o->f, true, &dirs, err) < 0 ||
+	    check_parent(o, dirs.image, err) < 0 ||
+	    (!o->pre_dump && write_descriptors(dirs.image, c->state->pid, err) < 0) ||
+	    dump_opts(&opts, c, &b, o, &dirs, err) < 0)
 		goto out;
 	log_debug("checkpoint %s: %s of init %d into %s", c->id, o->pre_dump ? "pre-dump" : "dump",
 		  (int)c->state->pid, o->f.image_path);
 	if (criu_call(&call, &resp, err) < 0) {
-		criu_quote_log(work_fd >= 0 ? work_fd : image_fd,
+		criu_quote_log(criu_log_dir(&dirs),
 			       o->pre_dump ? "pre-dump.log" : "dump.log");
 		shim_error_wrap(err, "checkpoint %s (log: %s/%s)", c->id,
 				o->f.work_path ? o->f.work_path : o->f.image_path,

@@ -10,13 +10,30 @@
 
 #define DESCRIPTORS_FILE "descriptors.json"
 
-/* The image folder (made 0700 when make), and the work folder (made; the
- * image folder's fd again when none is given). */
-int criu_open_dirs(const struct criu_flags *f, bool make, int *image_fd, int *work_fd,
+/* The image folder and the work folder (-1: none given, CRIU works in the
+ * image folder), open for a call to CRIU. */
+struct criu_dirs {
+	int image, work;
+};
+
+#define CRIU_DIRS_NONE { -1, -1 }
+
+/* For __attribute__((cleanup)): both closed. */
+void criu_dirs_close(struct criu_dirs *d);
+
+/* Where CRIU's log is: the work folder, else the image folder. */
+static inline int criu_log_dir(const struct criu_dirs *d)
+{
+	return d->work >= 0 ? d->work : d->image;
+}
+
+/* The image folder (made 0700 when make), and the work folder (made, when
+ * one is given). */
+int criu_open_dirs(const struct criu_flags *f, bool make, struct criu_dirs *d,
 		   struct shim_error *err);
 
 /* Options both verbs send: folders, log, root, the flags, cgroup mode. */
-void criu_common_opts(struct bytebuf *o, const struct criu_flags *f, int image_fd, int work_fd,
+void criu_common_opts(struct bytebuf *o, const struct criu_flags *f, const struct criu_dirs *d,
 		      const char *log_file, const char *root);
 
 /* A mount destination as CRIU names the mount: "//a/b/" is "/a/b". */

@@ -297,10 +297,10 @@ static const char *error_text(const uint8_t *msg, size_t len)
 	return (const char *)msg + body + 4;
 }
 
-int dbus_call(int fd, const char *path, const char *interface, const char *member,
-	      const char *sig, const struct bytebuf *body, const char *error_ok,
-	      struct shim_error *err)
+int dbus_call(int fd, const struct dbus_method *m, const char *error_ok, struct shim_error *err)
 {
+	const char *member = m->member, *sig = m->sig;
+	const struct bytebuf *body = m->body;
 	static uint32_t serial;
 	struct bytebuf h = { 0 };
 	struct dbus_array fields;
@@ -312,8 +312,8 @@ int dbus_call(int fd, const char *path, const char *interface, const char *membe
 	dbus_put_u32(&h, body_len);
 	dbus_put_u32(&h, my_serial);
 	fields = dbus_array_begin(&h, 8);
-	header_field(&h, FIELD_PATH, "o", path);
-	header_field(&h, FIELD_INTERFACE, "s", interface);
+	header_field(&h, FIELD_PATH, "o", m->path);
+	header_field(&h, FIELD_INTERFACE, "s", m->interface);
 	header_field(&h, FIELD_MEMBER, "s", member);
 	if (sig && *sig)
 		header_field(&h, FIELD_SIGNATURE, "g", sig);

@@ -42,12 +42,17 @@ void dbus_struct_begin(struct bytebuf *b);
 /* A connection to path (DBUS_SYSTEMD_PRIVATE), authenticated. -1 with err. */
 int dbus_connect(const char *path, struct shim_error *err);
 
-/* Call member on interface at object path with body (signature sig; may
- * be NULL and ""), wait for the reply. Returns 0, or 1 when the reply is
- * the error named error_ok (NULL: none is), or -1 with err naming the
+/* A method call: member on interface at object path, with body (of
+ * signature sig; both may be NULL). */
+struct dbus_method {
+	const char *path, *interface, *member;
+	const char *sig;
+	const struct bytebuf *body;
+};
+
+/* Make the call m and wait for its reply. Returns 0, or 1 when the reply
+ * is the error named error_ok (NULL: none is), or -1 with err naming the
  * D-Bus error and its message. */
-int dbus_call(int fd, const char *path, const char *interface, const char *member,
-	      const char *sig, const struct bytebuf *body, const char *error_ok,
-	      struct shim_error *err);
+int dbus_call(int fd, const struct dbus_method *m, const char *error_ok, struct shim_error *err);
 
 #endif

@@ -257,13 +257,13 @@ static int bind_root(const struct restore_target *t, const char *root, struct sh
 /* criu swrk starts in the container's cgroup; on a v1 host it joins the
  * container's folders before it is asked anything. */
 static int restore_opts(struct bytebuf *opts, const struct restore_opts *o,
-			const struct restore_target *t, int image_fd, int work_fd,
+			const struct restore_target *t, const struct criu_dirs *d,
 			const char *root, struct shim_error *err)
 {
 	struct bytebuf cg = { 0 };
 	char cg_path[PATH_MAX];
 
-	criu_common_opts(opts, &o->f, image_fd, work_fd, RESTORE_LOG, root);
+	criu_common_opts(opts, &o->f, d, RESTORE_LOG, root);
 	pb_bool(opts, CRIU_OPT_RST_SIBLING, true);
 	pb_bool(opts, CRIU_OPT_EVASIVE_DEVICES, true);
 	if (o->empty_ns)
@@ -279,7 +279,7 @@ static int restore_opts(struct bytebuf *opts, const struct restore_opts *o,
 		pb_message(opts, CRIU_OPT_CG_ROOT, &cg);
 	}
 	add_restore_mounts(opts, t->b);
-	if (add_inherited_stdio(opts, image_fd, err) < 0)
+	if (add_inherited_stdio(opts, d->image, err) < 0)
 		return -1;
 	return opts->failed ? shim_fail(err, ENOMEM, "criu: encoding the options") : 0;
 }
@@ -326,7 +326,7 @@ static int enter_v1(const void *arg, pid_t pid, struct shim_error *err)
 int checkpoint_restore_init(const struct restore_opts *o, const struct restore_target *t,
 			    pid_t *pid, int *pidfd, struct shim_error *err)
 {
-	_cleanup_close_ int image_fd = -1, work_fd = -1;
+	struct criu_dirs dirs __attribute__((cleanup(criu_dirs_close))) = CRIU_DIRS_NONE;
 	struct bytebuf opts = { 0 };
 	struct restore_ctx ctx = { .t = t };
 	char root[PATH_MAX] = "";
@@ -341,8 +341,8 @@ int checkpoint_restore_init(const struct restore_opts *o, const struct restore_t
 		return shim_fail(err, EPERM, "restore: CRIU needs root");
 	if (path_format(root, sizeof(root), err, "%s/%s", t->state_dir, CRIU_ROOT) < 0 ||
 	    make_mountpoints(t->b, err) < 0 || (bound = true, bind_root(t, root, err) < 0) ||
-	    criu_open_dirs(&o->f, false, &image_fd, &work_fd, err) < 0 ||
-	    restore_opts(&opts, o, t, image_fd, work_fd, root, err) < 0 ||
+	    criu_open_dirs(&o->f, false, &dirs, err) < 0 ||
+	    restore_opts(&opts, o, t, &dirs, root, err) < 0 ||
 	    open_external_ns(&opts, t->b->spec, &ext, err) < 0)
 		goto out;
 	call.inherit = ext.fd;
@@ -353,7 +353,7 @@ int checkpoint_restore_init(const struct restore_opts *o, const struct restore_t
 	}
 	log_debug("restore %s: from %s, rootfs %s", t->id, o->f.image_path, t->b->rootfs);
 	if (criu_call(&call, &resp, err) < 0) {
-		criu_quote_log(work_fd >= 0 ? work_fd : image_fd, RESTORE_LOG);
+		criu_quote_log(criu_log_dir(&dirs), RESTORE_LOG);
 		shim_error_wrap(err, "restore %s (log: %s/%s)", t->id,
 				o->f.work_path ? o->f.work_path : o->f.image_path, RESTORE_LOG);
 		goto out;

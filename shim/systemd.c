@@ -32,6 +32,16 @@ static int connect_systemd(struct shim_error *err)
 	return fd;
 }
 
+/* A method of systemd's Manager (shim/dbus.h's dbus_call). */
+static int manager_call(int bus, const char *method, const char *sig, const struct bytebuf *body,
+			const char *error_ok, struct shim_error *err)
+{
+	const struct dbus_method m = { .path = SYSTEMD_PATH, .interface = SYSTEMD_MANAGER,
+				       .member = method, .sig = sig, .body = body };
+
+	return dbus_call(bus, &m, error_ok, err);
+}
+
 int systemd_scope_names(const char *cgroups_path, const char *id, struct systemd_scope *s,
 			struct shim_error *err)
 {
@@ -103,8 +113,7 @@ static int start_unit(int bus, const struct systemd_scope *s, const char *descri
 	dbus_array_end(&b, props);
 	aux = dbus_array_begin(&b, 8);
 	dbus_array_end(&b, aux);
-	ret = dbus_call(bus, SYSTEMD_PATH, SYSTEMD_MANAGER, "StartTransientUnit",
-			"ssa(sv)a(sa(sv))", &b, NULL, err);
+	ret = manager_call(bus, "StartTransientUnit", "ssa(sv)a(sa(sv))", &b, NULL, err);
 	bytebuf_free(&b);
 	if (ret < 0)
 		return shim_error_wrap(err, "--systemd-cgroup: starting %s in %s", s->unit, s->slice);
@@ -190,8 +199,7 @@ int systemd_unit_update(const char *unit, const struct oci_resources *r, struct 
 	props = dbus_array_begin(&b, 8);
 	systemd_resource_properties(&b, r);
 	dbus_array_end(&b, props);
-	ret = dbus_call(bus, SYSTEMD_PATH, SYSTEMD_MANAGER, "SetUnitProperties", "sba(sv)", &b,
-			NULL, err);
+	ret = manager_call(bus, "SetUnitProperties", "sba(sv)", &b, NULL, err);
 	bytebuf_free(&b);
 	if (ret < 0)
 		return shim_error_wrap(err, "--systemd-cgroup: setting the properties of %s", unit);
@@ -210,8 +218,7 @@ static int unit_call(int bus, const char *method, const char *unit, bool with_mo
 	dbus_put_string(&b, unit);
 	if (with_mode)
 		dbus_put_string(&b, "replace");
-	r = dbus_call(bus, SYSTEMD_PATH, SYSTEMD_MANAGER, method, with_mode ? "ss" : "s", &b,
-		      NO_SUCH_UNIT, err);
+	r = manager_call(bus, method, with_mode ? "ss" : "s", &b, NO_SUCH_UNIT, err);
 	bytebuf_free(&b);
 	return r;
 }

@@ -151,10 +151,19 @@ static const struct option restore_options[] = {
 };
 const struct cmd_flags restore_flags = { restore_options, "+b:d" };
 
+/* What `restore` is asked: CRIU's side, create's side (o.restore points
+ * at r), and -d. */
+struct restore_cli {
+	struct restore_opts r;
+	struct create_opts o;
+	bool detach;
+};
+
 static int parse_restore(const struct global_opts *g, int argc, char **argv,
-			 struct restore_opts *r, struct create_opts *o, bool *detach,
-			 struct shim_error *err)
+			 struct restore_cli *cli, struct shim_error *err)
 {
+	struct restore_opts *r = &cli->r;
+	struct create_opts *o = &cli->o;
 	int c, k;
 
 	memset(r, 0, sizeof(*r));
@@ -174,7 +183,7 @@ static int parse_restore(const struct global_opts *g, int argc, char **argv,
 		}
 		switch (c) {
 		case 'b': o->bundle = optarg; break;
-		case 'd': *detach = true; break;
+		case 'd': cli->detach = true; break;
 		case OPT_PID_FILE: o->pid_file = optarg; break;
 		case OPT_CONSOLE_SOCKET: o->console_socket = optarg; break;
 		/* CRIU makes the root and the tree itself: nothing to change */
@@ -194,21 +203,19 @@ static int parse_restore(const struct global_opts *g, int argc, char **argv,
  * terminal, if any), give its status, and delete it. */
 int cmd_restore(const struct global_opts *g, int argc, char **argv, struct shim_error *err)
 {
-	struct restore_opts r;
-	struct create_opts o;
+	struct restore_cli cli = { .detach = false };
 	struct container c;
-	bool detach = false;
 	_cleanup_close_ int master = -1;
 	int status = -1;
 
-	if (parse_restore(g, argc, argv, &r, &o, &detach, err) < 0)
+	if (parse_restore(g, argc, argv, &cli, err) < 0)
 		return -1;
-	if (!detach)
+	if (!cli.detach)
 		container_block_forwarded_signals();
-	o.terminal_proxy = !detach && !o.console_socket;
-	if (container_create(&o, &c, &master, err) < 0)
+	cli.o.terminal_proxy = !cli.detach && !cli.o.console_socket;
+	if (container_create(&cli.o, &c, &master, err) < 0)
 		return -1;
-	if (detach) {
+	if (cli.detach) {
 		container_release(&c);
 		return 0;
 	}
