@@ -25,6 +25,7 @@
 
 #include "oci/spec.h"
 #include "oci/error.h"
+#include "shim/rootfs_walk.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -109,15 +110,5 @@ int rootfs_finish(const struct oci_spec *spec, const struct rootfs_anchors *anch
  * A planted link or node (CVE-2025-31133) fails, err naming why (errnum
  * ENOENT when there is none). */
 int rootfs_open_null(int root, int flags, struct shim_error *err);
-
-/* Open path inside the tree rooted at root_fd (".." and symlinks stay in). */
-int rootfs_open(int root_fd, const char *path, int flags, struct shim_error *err);
-/* The same lookup, -1 with errno alone: for a path that may well be
- * missing (ENOENT is then no error, and no message is made for it). */
-int rootfs_lookup(int root_fd, const char *path, int flags);
-
-/* mkdir -p path inside root_fd's tree; with as_file the last part is an
- * empty file. Returns an O_PATH fd of it. */
-int rootfs_make_path(int root_fd, const char *path, bool as_file, struct shim_error *err);
 
 #endif
