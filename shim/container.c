@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/* create, in the runtime (shim/container.h); the verbs after it are in
+ * container_verbs.c, what a container holds on the host in holdings.c. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +33,7 @@
 #include "shim/container.h"
 #include "shim/fd.h"
 #include "shim/fsutil.h"
+#include "shim/holdings.h"
 #include "shim/hooks.h"
 #include "shim/idmap.h"
 #include "shim/init.h"
@@ -57,7 +60,6 @@
 #include "shim/userns_join.h"
 #include "shim/utc.h"
 
-#define DELETE_WAIT_MS 10000
 
 /* What create has made by the time it clones the init. */
 struct create_ctx {
@@ -65,12 +67,9 @@ struct create_ctx {
 	const struct bundle *b;
 	int dir_fd;		/* the state folder */
 	int lock_fd;		/* its lock, held until create returns */
-	int cgroup_fd;		/* the cgroup the init is cloned into, or -1 */
-	const char *cgroup_rel;	/* its path below /sys/fs/cgroup, or "" */
-	int rdt_group;		/* linux.intelRdt: the resctrl group, or -1 */
-	int rdt_monitor;	/* its enableMonitoring group, or -1 */
-	const struct cgroup_v1 *v1;	/* a cgroup v1 host: the container's folders */
-	struct systemd_scope *scope;	/* --systemd-cgroup: its holder goes after the clone */
+	struct holdings *held;	/* the cgroup the init is cloned into, a v1 host's
+				 * folders, the resctrl groups, systemd's scope
+				 * (its holder goes after the clone) */
 	struct oci_state **recorded;	/* the state last written, for the caller */
 	const char *created;	/* state.json's "created": the same in each
 				 * one create writes, "" for none */
@@ -109,7 +108,7 @@ static int stage_state(const struct create_ctx *cc, pid_t pid, struct oci_state 
 		.created = cc->created[0] ? cc->created : NULL,
 		.owner = "",
 		.annotations = b->spec->annotations,
-		.cgroup_path = cc->cgroup_rel[0] ? cc->cgroup_rel : NULL,
+		.cgroup_path = cc->held->cgroup_rel[0] ? cc->held->cgroup_rel : NULL,
 		.has_poststart = hooks_any(&b->spec->hooks, HOOK_POSTSTART),
 		.has_poststop = hooks_any(&b->spec->hooks, HOOK_POSTSTOP),
 	};
@@ -241,10 +240,10 @@ static int write_zero_pids(const struct create_ctx *cc, struct shim_error *err)
 		return 0;
 	if (oci_resources_add(&late, "pids.max", "0", "linux.resources.pids.limit", err) < 0)
 		return -1;
-	if (cc->cgroup_fd >= 0)
-		r = cgroup_apply(cc->cgroup_fd, cc->cgroup_rel, &late, err);
-	if (r == 0 && cgroup_v1_is_open(cc->v1))
-		r = cgroup_v1_apply(cc->v1, &late, err);
+	if (cc->held->cgroup_fd >= 0)
+		r = cgroup_apply(cc->held->cgroup_fd, cc->held->cgroup_rel, &late, err);
+	if (r == 0 && cgroup_v1_is_open(&cc->held->v1))
+		r = cgroup_v1_apply(&cc->held->v1, &late, err);
 	oci_resources_release(&late);
 	if (r == 0)
 		log_debug("pids.max 0 written, the init in its cgroup");
@@ -259,12 +258,13 @@ static int after_clone(struct spawn *sp, const struct create_ctx *cc, int *maste
 	struct staged_file created;
 
 	/* the init is in the scope: it no longer needs a holder */
-	systemd_scope_drop_holder(cc->scope);
+	systemd_scope_drop_holder(&cc->held->scope);
 	/* a cgroup v1 host: into the devices folder, long before the init can
 	 * run the container's command (it waits for start) */
-	if (cgroup_v1_is_open(cc->v1) && cgroup_v1_enter(cc->v1, sp->pid, err) < 0)
+	if (cgroup_v1_is_open(&cc->held->v1) && cgroup_v1_enter(&cc->held->v1, sp->pid, err) < 0)
 		return -1;
-	if (cc->rdt_group >= 0 && resctrl_add_task(cc->rdt_group, cc->rdt_monitor, sp->pid, err) < 0)
+	if (cc->held->rdt_group >= 0 &&
+	    resctrl_add_task(cc->held->rdt_group, cc->held->rdt_monitor, sp->pid, err) < 0)
 		return -1;
 	/* "created" written and synced while the init sets itself up (on
 	 * another CPU, where there is one): once it is ready, only the rename
@@ -312,7 +312,7 @@ static int spawn_init(const struct create_ctx *cc, int *pidfd, int *master, stru
 		.preserve_fds = o->listen_fds + o->preserve_fds, .new_keyring = !o->no_new_keyring,
 		.no_pivot = o->no_pivot,
 		.fifo_fd = -1, .agent_fd = -1,
-		.cgroup_v1 = cgroup_v1_is_open(cc->v1) ? cc->v1 : NULL,
+		.cgroup_v1 = cgroup_v1_is_open(&cc->held->v1) ? &cc->held->v1 : NULL,
 	};
 	int r = -1;
 
@@ -332,7 +332,7 @@ static int spawn_init(const struct create_ctx *cc, int *pidfd, int *master, stru
 	ctx.sync_fd = sp.child_sync;
 	ctx.console_fd = sp.child_console;
 	ctx.prepared = idmapped;
-	sp.pid = init_clone(b, &joins, cc->cgroup_fd, &ctx, &sp.pidfd, err);
+	sp.pid = init_clone(b, &joins, cc->held->cgroup_fd, &ctx, &sp.pidfd, err);
 	safe_close(ctx.fifo_fd);
 	spawn_cloned(&sp);
 	if (sp.pid > 0) {
@@ -364,10 +364,11 @@ static int restore_init(const struct create_ctx *cc, int *pidfd, int *master,
 	_cleanup_free_ char *root = realpath(o->root, NULL);
 	struct restore_target t = {
 		.id = o->id, .b = cc->b, .dir_fd = cc->dir_fd, .state_dir = state_dir,
-		.cgroup_fd = cc->cgroup_fd, .v1 = cc->v1, .console_socket = o->console_socket,
+		.cgroup_fd = cc->held->cgroup_fd, .v1 = &cc->held->v1,
+		.console_socket = o->console_socket,
 		.master = o->terminal_proxy ? master : NULL,
-		.cgroup_rel = cc->cgroup_rel[0] ? cc->cgroup_rel
-			      : cgroup_v1_is_open(cc->v1) ? cc->v1->rel : "",
+		.cgroup_rel = cc->held->cgroup_rel[0] ? cc->held->cgroup_rel
+			      : cgroup_v1_is_open(&cc->held->v1) ? cc->held->v1.rel : "",
 	};
 	pid_t pid;
 
@@ -376,9 +377,10 @@ static int restore_init(const struct create_ctx *cc, int *pidfd, int *master,
 	if (path_format(state_dir, sizeof(state_dir), err, "%s/%s", root, o->id) < 0 ||
 	    checkpoint_restore_init(o->restore, &t, &pid, pidfd, err) < 0)
 		return -1;
-	systemd_scope_drop_holder(cc->scope);
+	systemd_scope_drop_holder(&cc->held->scope);
 	snprintf(text, sizeof(text), "%d", (int)pid);
-	if ((cc->rdt_group >= 0 && resctrl_add_task(cc->rdt_group, cc->rdt_monitor, pid, err) < 0) ||
+	if ((cc->held->rdt_group >= 0 &&
+	     resctrl_add_task(cc->held->rdt_group, cc->held->rdt_monitor, pid, err) < 0) ||
 	    write_zero_pids(cc, err) < 0 ||
 	    (unlinkat(cc->dir_fd, STORE_FIFO, 0) < 0 &&
 	     shim_fail_errno(err, "remove %s", STORE_FIFO) < 0) ||
@@ -434,240 +436,6 @@ static int fchown_to_ns_root(int dir_fd, const struct oci_spec *s, struct shim_e
 	return 0;
 }
 
-/* Rootless, the cgroup could not be made: may the container do without?
- * (shim/rootless.h) */
-static bool cgroup_not_needed(const struct create_opts *o, const struct oci_spec *s,
-			      struct shim_error *err)
-{
-	char text[1200];
-
-	if (!rootless_cgroup_optional(s, err))
-		return false;
-	log_debug("rootless: container %s runs in no cgroup of its own (%s)", o->id,
-		  shim_error_text(err, text, sizeof(text)));
-	memset(err, 0, sizeof(*err));
-	return true;
-}
-
-/*
- * The container's cgroup folder, made and filled before the init exists. A
- * host without cgroup v2 gets none, which only a config asking for no
- * limits accepts (its device rules then go unenforced: said as a warning).
- */
-static int make_cgroup(const struct create_opts *o, const struct oci_spec *s, char *rel,
-		       size_t len, int *fd, struct shim_error *err)
-{
-	*fd = -1;
-	rel[0] = '\0';
-	if (!cgroup2_mounted()) {
-		if (cgroup_v1_host())
-			return 0;	/* the v1 folders: make_cgroup_v1 */
-		if (s->cgroups_path || oci_resources_first_path(&s->resources))
-			return shim_fail(err, ENOTSUP, "%s: needs cgroup v2 mounted at %s, or cgroup v1 "
-					 "hierarchies there", oci_resources_first_path(&s->resources)
-					 ?: "linux.cgroupsPath", CGROUP_ROOT);
-		log_warn("no cgroup v2 at %s: container %s runs without a cgroup%s", CGROUP_ROOT,
-			 o->id, s->resources.has_devices ? " and its device rules are not applied" : "");
-		return 0;
-	}
-	if (s->cgroups_path && strchr(s->cgroups_path, ':'))
-		return shim_fail(err, EINVAL, "linux.cgroupsPath: \"%s\" is a systemd "
-				 "slice:prefix:name, which needs --systemd-cgroup", s->cgroups_path);
-	if (cgroup_resolve(s->cgroups_path, o->id, rel, len, err) < 0)
-		return -1;
-	*fd = cgroup_create(rel, &s->resources, err);
-	if (*fd >= 0)
-		return 0;
-	rel[0] = '\0';
-	return cgroup_not_needed(o, s, err) ? 0 : -1;
-}
-
-/* A cgroup v1 host: a folder in each hierarchy, recorded in
- * ROOT/ID/cgroup-v1 for delete (shim/cgroup_v1.h). */
-static int make_cgroup_v1(const struct create_opts *o, const struct oci_spec *s, int dir_fd,
-			  struct cgroup_v1 *v1, struct shim_error *err)
-{
-	_cleanup_free_ char *record = NULL;
-
-	if (o->systemd_cgroup || !cgroup_v1_host())
-		return 0;
-	if (cgroup_v1_check(&s->resources, err) < 0 ||
-	    cgroup_v1_resolve(s->cgroups_path, o->id, v1, err) < 0)
-		return -1;
-	record = cgroup_v1_record_text(v1);
-	if (!record)
-		return shim_fail(err, ENOMEM, "%s", STORE_CGROUP_V1);
-	if (write_file_at(dir_fd, STORE_CGROUP_V1, record, err) < 0)
-		return -1;
-	if (cgroup_v1_create(&s->resources, v1, err) == 0)
-		return 0;
-	/* not ours to remove: create took back what it made, and folders
-	 * it found with processes in them are another container's */
-	unlinkat(dir_fd, STORE_CGROUP_V1, 0);
-	return cgroup_not_needed(o, s, err) ? 0 : -1;
-}
-
-/* The folders ROOT/ID/cgroup-v1 names go; a failure is only said. */
-static void remove_cgroup_v1(int dir_fd, const char *id)
-{
-	struct shim_error err = { 0 };
-	struct cgroup_v1 cg;
-	char text[1200];
-
-	if (cgroup_v1_read_record(dir_fd, &cg, &err) < 0)
-		return;
-	if (cgroup_v1_destroy(&cg, &err) < 0)
-		log_warn("container %s: %s", id, shim_error_text(&err, text, sizeof(text)));
-}
-
-/* --systemd-cgroup: the container's cgroup is a transient scope, started
- * with a holder in it (shim/systemd.h), its resources then written as with
- * cgroupfs. */
-static int make_systemd_cgroup(const struct create_opts *o, const struct oci_spec *s,
-			       struct systemd_scope *scope, int *fd, struct shim_error *err)
-{
-	char description[320];
-
-	*fd = -1;
-	if (!cgroup2_mounted())
-		return shim_fail(err, ENOTSUP, "--systemd-cgroup: needs cgroup v2 mounted at %s",
-				 CGROUP_ROOT);
-	if (systemd_scope_names(s->cgroups_path, o->id, scope, err) < 0)
-		return -1;
-	snprintf(description, sizeof(description), "shim container %s", o->id);
-	if (systemd_scope_start(scope, description, &s->resources, err) < 0)
-		return -1;
-	*fd = cgroup_open(scope->rel, err);
-	if (*fd < 0 || cgroup_apply(*fd, scope->rel, &s->resources, err) < 0)
-		return -1;
-	return 0;
-}
-
-/* The unit ROOT/ID/systemd-unit names is stopped; a failure is only said. */
-static void stop_systemd_unit(int dir_fd, const char *id)
-{
-	struct shim_error err = { 0 };
-	_cleanup_free_ char *unit = store_read_record(dir_fd, STORE_SYSTEMD_UNIT, NAME_MAX + 1, &err);
-	char text[1200];
-
-	size_t n = unit ? strlen(unit) : 0;
-
-	/* create names a scope of its own: a record naming anything else (a
-	 * host's service) is not stopped */
-	if (n && (n < 7 || strcmp(unit + n - 6, ".scope") != 0 || strchr(unit, '/'))) {
-		log_warn("container %s: %s: \"%s\" is no scope shim made; not stopped", id,
-			 STORE_SYSTEMD_UNIT, unit);
-		return;
-	}
-	if (n && systemd_unit_stop(unit, &err) < 0)
-		log_warn("container %s: %s", id, shim_error_text(&err, text, sizeof(text)));
-}
-
-/* What create made of linux.intelRdt: the group, its monitoring group. */
-struct rdt_made {
-	int group, monitor;	/* fds, or -1 */
-	bool group_made, monitor_made;
-};
-
-/* linux.intelRdt: the container's resctrl group, made or joined, and with
- * enableMonitoring its own monitoring group; what delete must remove is
- * named in ROOT/ID (a group made for the container alone; the group
- * whose mon_groups/ID is the container's). */
-static int make_rdt_group(const struct create_opts *o, const struct oci_spec *s, int dir_fd,
-			  struct rdt_made *m, struct shim_error *err)
-{
-	const struct oci_intel_rdt *rdt = &s->intel_rdt;
-	_cleanup_close_ int root = -1;
-
-	if (!rdt->present)
-		return 0;
-	root = resctrl_open_root(err);
-	if (root < 0)
-		return -1;
-	m->group = resctrl_prepare(root, rdt, o->id, &m->group_made, err);
-	if (m->group < 0)
-		return -1;
-	if (!rdt->clos_id && write_file_at(dir_fd, STORE_RESCTRL, o->id, err) < 0)
-		return -1;
-	if (!rdt->enable_monitoring)
-		return 0;
-	/* recorded first: a failure from here on removes it */
-	if (write_file_at(dir_fd, STORE_RESCTRL_MONITOR, resctrl_group_name(rdt, o->id), err) < 0)
-		return -1;
-	m->monitor = resctrl_make_monitor(m->group, o->id, &m->monitor_made, err);
-	return m->monitor < 0 ? -1 : 0;
-}
-
-/* After a failed create: what it made goes (a group made goes with its
- * monitoring groups). */
-static void rdt_remove_made(const struct rdt_made *m, const struct oci_intel_rdt *rdt,
-			    const char *id)
-{
-	struct shim_error err = { 0 };
-	_cleanup_close_ int root = -1;
-
-	if (!m->group_made && !m->monitor_made)
-		return;
-	root = resctrl_open_root(&err);
-	if (root >= 0 && m->monitor_made)
-		resctrl_remove_monitor(root, resctrl_group_name(rdt, id), id, &err);
-	if (root >= 0 && m->group_made)
-		resctrl_remove(root, resctrl_group_name(rdt, id), &err);
-}
-
-static bool group_name_valid(const char *name)
-{
-	return name && *name && !strchr(name, '/') && strcmp(name, "..") != 0 &&
-	       strcmp(name, ".") != 0;
-}
-
-/* The resctrl groups ROOT/ID names go: the container's monitoring group,
- * then a group made for it alone; a failure is only said. */
-static void remove_rdt_group(int dir_fd, const char *id)
-{
-	struct shim_error err = { 0 };
-	_cleanup_close_ int root = -1;
-	_cleanup_free_ char *name = store_read_record(dir_fd, STORE_RESCTRL, NAME_MAX + 1, &err);
-	_cleanup_free_ char *monitored = store_read_record(dir_fd, STORE_RESCTRL_MONITOR,
-							   NAME_MAX + 1, &err);
-	char text[1200];
-	int r = 0;
-
-	if (!group_name_valid(name) && !group_name_valid(monitored))
-		return;
-	root = resctrl_open_root(&err);
-	if (root < 0)
-		r = -1;
-	if (r == 0 && group_name_valid(monitored))
-		r = resctrl_remove_monitor(root, monitored, id, &err);
-	if (r == 0 && group_name_valid(name))
-		r = resctrl_remove(root, name, &err);
-	if (r < 0)
-		log_warn("container %s: %s", id, shim_error_text(&err, text, sizeof(text)));
-}
-
-/* The interfaces lent to the container go home; a failure is only said
- * (the namespace hold is gone either way: nothing a retry could mend). */
-static void give_back_net_devices(int dir_fd, const char *id)
-{
-	struct shim_error err = { 0 };
-	char text[1200];
-
-	if (dir_fd >= 0 && netdev_move_back(dir_fd, &err) < 0)
-		log_warn("container %s: %s", id, shim_error_text(&err, text, sizeof(text)));
-}
-
-/* No mount namespace: the mounts its init made in the runtime's go; a
- * failure is only said. */
-static void remove_inherited_mounts(int dir_fd, const char *id)
-{
-	struct shim_error err = { 0 };
-	char text[1200];
-
-	if (dir_fd >= 0 && inherited_mounts_remove(dir_fd, &err) < 0)
-		log_warn("container %s: %s", id, shim_error_text(&err, text, sizeof(text)));
-}
-
 /* A create that failed (a hook, say) still ends as a delete would: with
  * the poststop hooks, as the runtime-spec asks. */
 static void poststop_after_failure(const struct create_opts *o, const struct bundle *b)
@@ -680,26 +448,6 @@ static void poststop_after_failure(const struct create_opts *o, const struct bun
 	state = hooks_state_json(b->spec, o->id, 0, "stopped", b->path, &err);
 	if (state)
 		hooks_run_warn(&b->spec->hooks, HOOK_POSTSTOP, state);
-}
-
-/* A cgroup v1 host: the folders ROOT/ID/cgroup-v1 names, if any. */
-static void load_cgroup_v1(struct container *c)
-{
-	struct shim_error none = { 0 };
-
-	cgroup_v1_open_recorded(c->dir_fd, &c->v1, &none);
-}
-
-/* The optional records create wrote (RECORD_*), for its hand_back. */
-static unsigned records_made(const struct create_ctx *cc)
-{
-	const struct oci_spec *s = cc->b->spec;
-
-	return (s->n_net_devices ? RECORD_NETNS : 0) | (cc->mounts ? RECORD_INHERITED_MOUNTS : 0) |
-	       (cgroup_v1_is_open(cc->v1) ? RECORD_CGROUP_V1 : 0) |
-	       (cc->scope->unit[0] ? RECORD_SYSTEMD_UNIT : 0) |
-	       (s->intel_rdt.present && (!s->intel_rdt.clos_id || s->intel_rdt.enable_monitoring)
-		? RECORD_RESCTRL : 0);
 }
 
 /* What create made, as container_load would find it, from what create
@@ -720,8 +468,8 @@ static int prepare_notify(const struct create_opts *o, int dir_fd, struct oci_sp
 	return notify_prepare(dir_fd, state_dir, spec, err);
 }
 
-static int hand_back(struct container *c, const struct create_ctx *cc, int *dir_fd,
-		     int *cgroup_fd, int *pidfd, struct shim_error *err)
+static int hand_back(struct container *c, const struct create_ctx *cc, int *dir_fd, int *pidfd,
+		     struct shim_error *err)
 {
 	memset(c, 0, sizeof(*c));
 	cgroup_v1_init(&c->v1);
@@ -733,14 +481,76 @@ static int hand_back(struct container *c, const struct create_ctx *cc, int *dir_
 	}
 	c->id = c->state->id;
 	c->dir_fd = TAKE_FD(*dir_fd);
-	c->cgroup_fd = TAKE_FD(*cgroup_fd);
+	c->cgroup_fd = TAKE_FD(cc->held->cgroup_fd);
 	c->pidfd = TAKE_FD(*pidfd);
 	/* a restored init runs on (its exec.fifo is gone); a new one waits */
 	c->status = cc->o->restore ? STATUS_RUNNING : STATUS_CREATED;
-	c->records = records_made(cc);
+	c->records = holdings_records(cc->held, cc->b->spec, cc->mounts != NULL);
 	/* no folders made, no record to look for */
 	if (c->records & RECORD_CGROUP_V1)
-		load_cgroup_v1(c);
+		cgroup_v1_open_recorded(c->dir_fd, &c->v1, &(struct shim_error){ 0 });
+	return 0;
+}
+
+/* What the config asks that is checked or settled before anything is
+ * made. *zero_pids: pids.limit 0, written once the init is in. */
+static int settle_config(const struct create_opts *o, struct bundle *b, bool *zero_pids,
+			 struct shim_error *err)
+{
+	if (check_supported(o, b, err) < 0 || settle_joined_user_ns(b->spec, err) < 0 ||
+	    (o->listen_fds && add_listen_env(&b->spec->process, o->listen_fds, err) < 0))
+		return -1;
+	if (o->listen_fds)
+		log_debug("socket activation: fds 3 to %u go to the container (LISTEN_FDS)",
+			  2 + o->listen_fds);
+	/* only without the host's root: --rootless true alone keeps the program */
+	if (rootless_unprivileged() && b->spec->resources.has_devices) {
+		log_debug("rootless: no device program (linux.resources.devices): the container's "
+			  "user namespace makes and mounts no device node");
+		b->spec->resources.has_devices = false;
+	}
+	caps_warn_unknown(&b->spec->process.caps);
+	cgroup_warn_ignored(&b->spec->resources);
+	*zero_pids = hold_back_zero_pids(&b->spec->resources);
+	return 0;
+}
+
+/* The state folder just made: locked (*lock_fd, held until create
+ * returns: it is "creating" meanwhile), exec.fifo in it, and
+ * NOTIFY_SOCKET's folder. */
+static int fill_state_folder(const struct create_opts *o, struct oci_spec *spec, int dir_fd,
+			     int *lock_fd, struct shim_error *err)
+{
+	*lock_fd = store_lock(dir_fd, o->id, err);
+	if (*lock_fd < 0)
+		return -1;
+	if (make_exec_fifo(dir_fd, err) < 0)
+		return shim_error_wrap(err, "%s/%s", o->root, o->id);
+	/* the init writes it as the user namespace's root */
+	if (ns_has_user(spec) && fchown_to_ns_root(dir_fd, spec, err) < 0)
+		return -1;
+	log_debug("state folder %s/%s made and locked", o->root, o->id);
+	return notify_asked() ? prepare_notify(o, dir_fd, spec, err) : 0;
+}
+
+/* The init cloned (or restored) and handed over: its pidfd to
+ * --pidfd-socket, the container to out. */
+static int start_init(const struct create_ctx *cc, struct container *out, int *dir_fd,
+		      int *master_out, struct shim_error *err)
+{
+	const struct create_opts *o = cc->o;
+	_cleanup_close_ int pidfd = -1;
+
+	if ((o->restore ? restore_init(cc, &pidfd, master_out, err)
+			: spawn_init(cc, &pidfd, master_out, err)) < 0) {
+		poststop_after_failure(o, cc->b);
+		return -1;
+	}
+	if ((o->pidfd_socket && pidfd_send_to_socket(o->pidfd_socket, pidfd, err) < 0) ||
+	    (out && hand_back(out, cc, dir_fd, &pidfd, err) < 0)) {
+		pidfd_kill_and_reap(pidfd);
+		return -1;
+	}
 	return 0;
 }
 
@@ -748,72 +558,29 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 		     struct shim_error *err)
 {
 	struct bundle b = { 0 };
-	_cleanup_close_ int dir_fd = -1, lock_fd = -1, cgroup_fd = -1;
-	_cleanup_cgroup_v1_ struct cgroup_v1 v1 = CGROUP_V1_NONE;
-	char cgroup_rel[PATH_MAX] = "", created[48];
+	_cleanup_close_ int dir_fd = -1, lock_fd = -1;
+	struct holdings held;
+	char created[48];
 	struct create_ctx cc;
 	struct oci_state *recorded = NULL;
-	int pidfd = -1;
-	struct rdt_made rdt = { .group = -1, .monitor = -1 };
 	struct mount_snapshot snap __attribute__((cleanup(mount_snapshot_release))) = { 0 };
 	bool zero_pids = false;
-	struct systemd_scope scope = { .holder_pidfd = -1 };
 
+	holdings_init(&held);
 	if (master_out)
 		*master_out = -1;
 	if (store_check_id(o->id, err) < 0 || bundle_load(o->bundle, &b, err) < 0)
 		return -1;
 	log_debug("create %s: bundle %s, rootfs %s, %zu mounts, %zu namespaces", o->id, b.path,
 		  b.rootfs, b.spec->n_mounts, b.spec->n_namespaces);
-	if (check_supported(o, &b, err) < 0 || settle_joined_user_ns(b.spec, err) < 0 ||
-	    (o->listen_fds && add_listen_env(&b.spec->process, o->listen_fds, err) < 0))
+	if (settle_config(o, &b, &zero_pids, err) < 0)
 		goto fail;
-	if (o->listen_fds)
-		log_debug("socket activation: fds 3 to %u go to the container (LISTEN_FDS)",
-			  2 + o->listen_fds);
-	/* only without the host's root: --rootless true alone keeps the program */
-	if (rootless_unprivileged() && b.spec->resources.has_devices) {
-		log_debug("rootless: no device program (linux.resources.devices): the container's "
-			  "user namespace makes and mounts no device node");
-		b.spec->resources.has_devices = false;
-	}
-	caps_warn_unknown(&b.spec->process.caps);
-	cgroup_warn_ignored(&b.spec->resources);
-	zero_pids = hold_back_zero_pids(&b.spec->resources);
+	/* an ID taken already fails here, and its folder is not ours */
 	dir_fd = store_create(o->root, o->id, err);
 	if (dir_fd < 0)
 		goto fail;
-	/* held until create returns: the folder is "creating" meanwhile */
-	lock_fd = store_lock(dir_fd, o->id, err);
-	if (lock_fd < 0)
-		goto fail_remove;
-	if (make_exec_fifo(dir_fd, err) < 0) {
-		shim_error_wrap(err, "%s/%s", o->root, o->id);
-		goto fail_remove;
-	}
-	/* the init writes it as the user namespace's root */
-	if (ns_has_user(b.spec) && fchown_to_ns_root(dir_fd, b.spec, err) < 0)
-		goto fail_remove;
-	log_debug("state folder %s/%s made and locked", o->root, o->id);
-	if (notify_asked() && prepare_notify(o, dir_fd, b.spec, err) < 0)
-		goto fail_remove;
-	if (o->systemd_cgroup) {
-		int r = make_systemd_cgroup(o, b.spec, &scope, &cgroup_fd, err);
-
-		/* recorded first: a failure from here on stops the unit */
-		if (scope.unit[0] && write_file_at(dir_fd, STORE_SYSTEMD_UNIT, scope.unit, err) < 0)
-			r = -1;
-		snprintf(cgroup_rel, sizeof(cgroup_rel), "%s", scope.rel);
-		if (r < 0)
-			goto fail_remove;
-	} else if (make_cgroup(o, b.spec, cgroup_rel, sizeof(cgroup_rel), &cgroup_fd, err) < 0) {
-		goto fail_remove;
-	}
-	if (cgroup_rel[0])
-		log_debug("cgroup %s: %zu settings written%s", cgroup_rel, b.spec->resources.n_settings,
-			  b.spec->resources.has_devices ? ", device program attached" : "");
-	if (make_cgroup_v1(o, b.spec, dir_fd, &v1, err) < 0 ||
-	    make_rdt_group(o, b.spec, dir_fd, &rdt, err) < 0)
+	if (fill_state_folder(o, b.spec, dir_fd, &lock_fd, err) < 0 ||
+	    holdings_make(&held, o, b.spec, dir_fd, err) < 0)
 		goto fail_remove;
 	/* no mount namespace: the mounts the init makes are the host's */
 	if (!ns_has_mount(b.spec) && b.spec->n_mounts &&
@@ -821,418 +588,28 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 		goto fail_remove;
 	now_rfc3339(created, sizeof(created));
 	cc = (struct create_ctx){ .o = o, .b = &b, .dir_fd = dir_fd, .lock_fd = lock_fd,
-				  .cgroup_fd = cgroup_fd, .cgroup_rel = cgroup_rel,
-				  .rdt_group = rdt.group, .rdt_monitor = rdt.monitor, .v1 = &v1, .scope = &scope,
-				  .recorded = &recorded, .created = created, .zero_pids = zero_pids,
-				  .mounts = snap.root ? &snap : NULL };
-	/* a second record of the cgroup, apart from state.json: a delete -f
-	 * finds it even when state.json is lost or corrupt */
-	if ((cgroup_rel[0] && write_file_at(dir_fd, STORE_CGROUP, cgroup_rel, err) < 0) ||
-	    write_file_at(dir_fd, STORE_CONFIG, b.text, err) < 0 ||
-	    record_state(&cc, 0, NULL, err) < 0)
+				  .held = &held, .recorded = &recorded, .created = created,
+				  .zero_pids = zero_pids, .mounts = snap.root ? &snap : NULL };
+	if (write_file_at(dir_fd, STORE_CONFIG, b.text, err) < 0 ||
+	    record_state(&cc, 0, NULL, err) < 0 || start_init(&cc, out, &dir_fd, master_out, err) < 0)
 		goto fail_remove;
-	if ((o->restore ? restore_init(&cc, &pidfd, master_out, err)
-			: spawn_init(&cc, &pidfd, master_out, err)) < 0) {
-		poststop_after_failure(o, &b);
-		goto fail_remove;
-	}
-	if ((o->pidfd_socket && pidfd_send_to_socket(o->pidfd_socket, pidfd, err) < 0) ||
-	    (out && hand_back(out, &cc, &dir_fd, &cgroup_fd, &pidfd, err) < 0)) {
-		pidfd_kill_and_reap(pidfd);
-		goto fail_remove;
-	}
-	safe_close(pidfd);
-	safe_close(rdt.group);
-	safe_close(rdt.monitor);
+	holdings_release(&held);
 	oci_state_free(recorded);
 	bundle_release(&b);
 	return 0;
 
 fail_remove:
-	safe_close(pidfd);
 	if (master_out)
 		*master_out = safe_close(*master_out);
-	give_back_net_devices(dir_fd, o->id);
-	inherited_mounts_undo(&snap);
-	systemd_scope_drop_holder(&scope);
-	if (cgroup_rel[0])
-		cgroup_destroy(cgroup_rel, NULL);
-	remove_cgroup_v1(dir_fd, o->id);
-	stop_systemd_unit(dir_fd, o->id);
-	/* a closID group too, when create made it */
-	rdt_remove_made(&rdt, &b.spec->intel_rdt, o->id);
-	safe_close(rdt.group);
-	safe_close(rdt.monitor);
+	holdings_undo(&(const struct holdings_undo){
+			      .dir_fd = dir_fd, .id = o->id, .cgroup_rel = held.cgroup_rel,
+			      .records = RECORDS_ANY & ~(unsigned)RECORD_INHERITED_MOUNTS,
+			      .made = &held, .mounts = &snap },
+		      NULL);
+	holdings_release(&held);
 	store_remove(o->root, o->id, NULL);
 fail:
 	oci_state_free(recorded);
 	bundle_release(&b);
 	return -1;
-}
-
-/* --- the other verbs --- */
-
-/* state.json without an init: is its create still running (it holds the
- * folder's lock) or did it die midway (kill -9, a crash)? */
-static bool creator_alive(int dir_fd, const char *id)
-{
-	struct shim_error err = { 0 };
-	int lock = store_lock(dir_fd, id, &err);
-	bool busy = lock < 0 && err.errnum == EWOULDBLOCK;
-
-	safe_close(lock);
-	return busy;
-}
-
-int container_load(const char *root, const char *id, struct container *c, struct shim_error *err)
-{
-	memset(c, 0, sizeof(*c));
-	c->pidfd = -1;
-	c->cgroup_fd = -1;
-	c->records = RECORDS_ANY;
-	cgroup_v1_init(&c->v1);
-	c->dir_fd = store_open(root, id, err);
-	if (c->dir_fd < 0)
-		return -1;
-	c->state = store_read_state(c->dir_fd, id, err);
-	if (!c->state) {
-		c->dir_fd = safe_close(c->dir_fd);
-		return -1;
-	}
-	c->id = c->state->id;
-	/* a rewritten record must not lead a kill or an rmdir out of the
-	 * container's cgroup: refused by name; delete -f still removes it */
-	if (c->state->cgroup_path &&
-	    cgroup_check_record(c->state->cgroup_path, "state.json shim.cgroupPath", err) < 0) {
-		shim_error_wrap(err, "container %s", id);
-		container_release(c);
-		return -1;
-	}
-	if (c->state->pid == 0) {
-		c->status = creator_alive(c->dir_fd, id) ? STATUS_CREATING : STATUS_STOPPED;
-	} else {
-		int alive = pidfd_open_verified(c->state->pid, c->state->init_start_time,
-						&c->pidfd, err);
-
-		if (alive < 0) {
-			container_release(c);
-			return -1;
-		}
-		if (!alive || pidfd_exited(c->pidfd))
-			c->status = STATUS_STOPPED;
-		else if (faccessat(c->dir_fd, STORE_FIFO, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
-			c->status = STATUS_CREATED;
-		else
-			c->status = STATUS_RUNNING;
-	}
-	if (c->state->cgroup_path) {
-		c->cgroup_fd = cgroup_open(c->state->cgroup_path, NULL);
-		if ((c->status == STATUS_CREATED || c->status == STATUS_RUNNING) &&
-		    cgroup_is_frozen(c->cgroup_fd) == 1)
-			c->status = STATUS_PAUSED;
-	} else {
-		load_cgroup_v1(c);
-		if ((c->status == STATUS_CREATED || c->status == STATUS_RUNNING) &&
-		    cgroup_v1_is_frozen(&c->v1) == 1)
-			c->status = STATUS_PAUSED;
-	}
-	free(c->state->status);
-	c->state->status = strdup(container_status_name(c->status));
-	if (c->status == STATUS_STOPPED)
-		c->state->pid = 0;
-	return 0;
-}
-
-const char *container_status_name(enum container_status s)
-{
-	static const char *const names[] = {
-		[STATUS_CREATED] = "created", [STATUS_RUNNING] = "running",
-		[STATUS_PAUSED] = "paused", [STATUS_STOPPED] = "stopped",
-		[STATUS_CREATING] = "creating",
-	};
-
-	return names[s];
-}
-
-void container_release(struct container *c)
-{
-	c->dir_fd = safe_close(c->dir_fd);
-	c->cgroup_fd = safe_close(c->cgroup_fd);
-	cgroup_v1_close(&c->v1);
-	c->pidfd = safe_close(c->pidfd);
-	oci_state_free(c->state);
-	c->state = NULL;
-}
-
-/* The config for the poststop hooks; false (warned) without it. */
-static bool load_for_hooks(const struct container *c, enum oci_hook_kind kind, struct bundle *b)
-{
-	struct shim_error err = { 0 };
-	char text[2048];
-
-	if (bundle_load_saved(c->dir_fd, c->state->bundle, b, &err) == 0)
-		return true;
-	log_warn("hooks.%s not run: %s", oci_hook_kind_name(kind),
-		 shim_error_text(&err, text, sizeof(text)));
-	return false;
-}
-
-/* poststop, from the config create saved; failures warn. */
-static void run_post_hooks(const struct container *c, const struct bundle *b,
-			   enum oci_hook_kind kind, const char *status)
-{
-	struct shim_error err = { 0 };
-	_cleanup_free_ char *state = hooks_state_json(b->spec, c->id, c->state->pid, status,
-						      b->path, &err);
-	char text[2048];
-
-	if (!state)
-		log_warn("hooks.%s not run: %s", oci_hook_kind_name(kind),
-			 shim_error_text(&err, text, sizeof(text)));
-	else
-		hooks_run_warn(&b->spec->hooks, kind, state);
-}
-
-static int kill_all(struct container *c, int sig, struct shim_error *err);
-
-/* The poststart hooks (runtime-spec 1.3, runc): the first that fails ends
- * them, and the container is stopped (killed, its init reaped) and start
- * fails naming the hook; delete undoes the rest. */
-static int run_poststart(struct container *c, struct shim_error *err)
-{
-	struct shim_error ignored = { 0 };
-	struct bundle b = { 0 };
-	_cleanup_free_ char *state = NULL;
-	int r = -1;
-
-	if (bundle_load_saved(c->dir_fd, c->state->bundle, &b, err) == 0 &&
-	    (state = hooks_state_json(b.spec, c->id, c->state->pid, "running", b.path, err)))
-		r = hooks_run(&b.spec->hooks, HOOK_POSTSTART, state, -1, err);
-	bundle_release(&b);
-	if (r == 0)
-		return 0;
-	log_debug("start %s: a poststart hook failed: the container is stopped", c->id);
-	if (kill_all(c, SIGKILL, &ignored) < 0)
-		pidfd_signal(c->pidfd, SIGKILL, &ignored);
-	pidfd_wait_exit(c->pidfd, DELETE_WAIT_MS, &ignored);
-	c->status = STATUS_STOPPED;
-	return shim_error_wrap(err, "start: container %s stopped", c->id);
-}
-
-int container_start(struct container *c, bool notify, struct shim_error *err)
-{
-	_cleanup_close_ int fifo = -1, notify_fd = -1;
-	unsigned events[2] = { 0, 0 };
-	int taken;
-
-	if (c->status == STATUS_STOPPED)
-		return shim_fail(err, 0, "cannot start a container that has stopped");
-	if (c->status == STATUS_RUNNING || c->status == STATUS_PAUSED ||
-	    c->status == STATUS_CREATING)
-		return shim_fail(err, 0, "cannot start an already %s container",
-				 container_status_name(c->status));
-	/* listening before the container's process runs */
-	if (notify && notify_asked() && notify_listen(c->dir_fd, &notify_fd, err) < 0)
-		return -1;
-	/* Non-blocking, so an init that died first cannot hang us; its own
-	 * blocking open for writing returns as soon as this one exists. */
-	fifo = openat(c->dir_fd, STORE_FIFO, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
-	if (fifo < 0)
-		return shim_fail_errno(err, "start: open exec.fifo");
-	taken = sync_fifo_take(fifo, c->pidfd, events, err);
-	if (taken < 0)
-		return -1;
-	if (taken == 0) {
-		char how[96];
-
-		pidfd_describe_exit(c->pidfd, how, sizeof(how));
-		return shim_fail(err, 0, "container \"%s\": the init exited before start (%s; "
-				 "exec.fifo events 0x%x, init 0x%x)", c->id, how, events[0], events[1]);
-	}
-	if (unlinkat(c->dir_fd, STORE_FIFO, 0) < 0)
-		return shim_fail_errno(err, "start: remove exec.fifo");
-	log_debug("start %s: the init %d goes on to exec", c->id, (int)c->state->pid);
-	c->status = STATUS_RUNNING;
-	if (c->state->has_poststart && run_poststart(c, err) < 0)
-		return -1;
-	if (notify_fd >= 0)
-		return notify_until_ready(notify_fd, c->pidfd, c->state->pid, err);
-	return 0;
-}
-
-static bool same_pid_ns(pid_t pid, const struct stat *ns)
-{
-	char path[64];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)pid);
-	return stat(path, &st) == 0 && st.st_ino == ns->st_ino && st.st_dev == ns->st_dev;
-}
-
-/* Without a cgroup: every process in the init's PID namespace, provided it
- * is not the runtime's own one. Each goes through a pidfd. */
-static int kill_pid_ns(struct container *c, int sig, struct shim_error *err)
-{
-	char path[64];
-	struct stat ns, ours;
-	DIR *d;
-	struct dirent *e;
-
-	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)c->state->pid);
-	if (stat(path, &ns) < 0 || stat("/proc/self/ns/pid", &ours) < 0)
-		return shim_fail_errno(err, "kill --all: %s", path);
-	if (ns.st_ino == ours.st_ino && ns.st_dev == ours.st_dev)
-		return shim_fail(err, EPERM, "kill --all: container %s has neither a cgroup nor a PID "
-				 "namespace of its own: its processes cannot be told from the host's",
-				 c->id);
-	d = opendir("/proc");
-	if (!d)
-		return shim_fail_errno(err, "kill --all: opendir /proc");
-	while ((e = readdir(d))) {
-		pid_t pid = (pid_t)atoi(e->d_name);
-		int fd;
-
-		if (pid <= 0 || pid == c->state->pid || !same_pid_ns(pid, &ns))
-			continue;
-		fd = sys_pidfd_open(pid, 0);
-		/* The pidfd pins the process: check again that it is ours. */
-		if (fd >= 0 && same_pid_ns(pid, &ns))
-			pidfd_signal(fd, sig, NULL);
-		safe_close(fd);
-	}
-	closedir(d);
-	return pidfd_signal(c->pidfd, sig, err);
-}
-
-/* --all: what is in the container's cgroup (the init among it); without
- * one, its own PID namespace; without either, refused. Also after the init
- * exited: containerd kills what a pod's container left with it. */
-static int kill_all(struct container *c, int sig, struct shim_error *err)
-{
-	if (c->cgroup_fd >= 0) {
-		if (cgroup_signal_all(c->cgroup_fd, c->state->cgroup_path, sig, err) < 0)
-			return shim_error_wrap(err, "kill --all");
-		return 0;
-	}
-	if (cgroup_v1_is_open(&c->v1))
-		return cgroup_v1_signal_all(&c->v1, sig);
-	if (c->status == STATUS_STOPPED)
-		return shim_fail(err, 0, "container not running");
-	return kill_pid_ns(c, sig, err);
-}
-
-int container_kill(struct container *c, int sig, bool all, struct shim_error *err)
-{
-	if (c->status == STATUS_CREATING)
-		return shim_fail(err, 0, "container %s is being created", c->id);
-	if (all)
-		return kill_all(c, sig, err);
-	if (c->status == STATUS_STOPPED)
-		return shim_fail(err, 0, "container not running");
-	return pidfd_signal(c->pidfd, sig, err);
-}
-
-int container_delete(const char *root, struct container *c, bool force, struct shim_error *err)
-{
-	_cleanup_close_ int lock = -1;
-	struct bundle b = { 0 };
-	bool hooks;
-
-	if (c->status == STATUS_CREATING)
-		return shim_fail(err, EBUSY, "container %s is being created", c->id);
-	/* one delete at a time; a create that took the ID again waits */
-	lock = store_lock(c->dir_fd, c->id, err);
-	if (lock < 0)
-		return -1;
-	if ((c->status == STATUS_RUNNING || c->status == STATUS_PAUSED) && !force)
-		return shim_fail(err, 0, "cannot delete container %s that is not stopped: %s", c->id,
-				 container_status_name(c->status));
-	if (c->status != STATUS_STOPPED && c->pidfd >= 0) {
-		int r;
-
-		if (pidfd_signal(c->pidfd, SIGKILL, err) < 0)
-			return -1;
-		/* a v1 freezer holds even a killed task: thawed, it dies at once */
-		if (cgroup_v1_is_frozen(&c->v1) == 1 && cgroup_v1_freeze(&c->v1, false, err) < 0)
-			return shim_error_wrap(err, "delete");
-		r = pidfd_wait_exit(c->pidfd, DELETE_WAIT_MS, err);
-		if (r <= 0)
-			return r < 0 ? -1 : shim_fail(err, ETIMEDOUT, "container %s: init did not exit after SIGKILL", c->id);
-	}
-	log_debug("delete %s: the init is gone; removing its cgroup and state", c->id);
-	if (c->records & RECORD_NETNS)
-		give_back_net_devices(c->dir_fd, c->id);
-	if (c->records & RECORD_INHERITED_MOUNTS)
-		remove_inherited_mounts(c->dir_fd, c->id);
-	/* what is left in the folder (processes that joined it) dies with it */
-	if (c->state->cgroup_path && cgroup_destroy(c->state->cgroup_path, err) < 0)
-		return shim_error_wrap(err, "container %s", c->id);
-	if (c->records & RECORD_CGROUP_V1)
-		remove_cgroup_v1(c->dir_fd, c->id);
-	if (c->records & RECORD_SYSTEMD_UNIT)
-		stop_systemd_unit(c->dir_fd, c->id);
-	if (c->records & RECORD_RESCTRL)
-		remove_rdt_group(c->dir_fd, c->id);
-	/* the poststop hooks' config, read before its folder goes */
-	hooks = c->state->has_poststop && load_for_hooks(c, HOOK_POSTSTOP, &b);
-	if (store_remove_open(root, c->id, c->dir_fd, err) < 0) {
-		bundle_release(&b);
-		return -1;
-	}
-	if (hooks)
-		run_post_hooks(c, &b, HOOK_POSTSTOP, "stopped");
-	bundle_release(&b);
-	log_debug("delete %s: cgroup and state folder removed", c->id);
-	return 0;
-}
-
-int container_remove_broken(const char *root, const char *id, struct shim_error *err)
-{
-	_cleanup_close_ int dir = store_open(root, id, NULL);
-	_cleanup_free_ char *rel = store_read_record(dir, STORE_CGROUP, PATH_MAX, NULL);
-	/* what is left in its cgroup (the init among it) dies with it */
-	if (rel && cgroup_check_record(rel, STORE_CGROUP, NULL) == 0 && cgroup_destroy(rel, err) < 0)
-		return shim_error_wrap(err, "container %s", id);
-	give_back_net_devices(dir, id);
-	remove_inherited_mounts(dir, id);
-	remove_cgroup_v1(dir, id);
-	stop_systemd_unit(dir, id);
-	remove_rdt_group(dir, id);
-	return store_remove(root, id, err);
-}
-
-void container_block_forwarded_signals(void)
-{
-	sigset_t set;
-
-	signals_forwarded(&set);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-}
-
-int container_wait(int pidfd, int *status, struct shim_error *err)
-{
-	sigset_t set;
-	_cleanup_close_ int sfd = -1;
-
-	signals_forwarded(&set);
-	sfd = signalfd(-1, &set, SFD_CLOEXEC);
-	if (sfd < 0)
-		return shim_fail_errno(err, "signalfd");
-	for (;;) {
-		struct pollfd p[2] = {
-			{ .fd = pidfd, .events = POLLIN },
-			{ .fd = sfd, .events = POLLIN },
-		};
-		struct signalfd_siginfo si;
-
-		if (poll(p, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			return shim_fail_errno(err, "poll");
-		}
-		if (p[0].revents)
-			return pidfd_reap(pidfd, status, err);
-		if (read(sfd, &si, sizeof(si)) == sizeof(si))
-			pidfd_signal(pidfd, (int)si.ssi_signo, NULL);
-	}
 }

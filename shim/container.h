@@ -23,6 +23,7 @@
 #include "oci/state.h"
 #include "oci/error.h"
 #include "shim/cgroup_v1.h"
+#include "shim/holdings.h"
 
 struct restore_opts;
 
@@ -59,20 +60,10 @@ struct container {
 	int cgroup_fd;			/* its cgroup folder, -1 if none */
 	struct cgroup_v1 v1;		/* a cgroup v1 host: its folders (none open else) */
 	enum container_status status;
-	unsigned records;		/* RECORD_*: the optional records it may hold */
+	unsigned records;		/* RECORD_* (shim/holdings.h): the optional records
+					 * it may hold */
 };
 
-/* Records a state folder holds only for some configs, each looked for by
- * delete: all of them for a container loaded from its folder, only those
- * create wrote for the one it hands back (`run`'s delete probes no more). */
-enum {
-	RECORD_NETNS = 1 << 0,		/* linux.netDevices lent */
-	RECORD_CGROUP_V1 = 1 << 1,	/* a cgroup v1 host's folders */
-	RECORD_SYSTEMD_UNIT = 1 << 2,	/* --systemd-cgroup */
-	RECORD_RESCTRL = 1 << 3,	/* a resctrl group of its own */
-	RECORD_INHERITED_MOUNTS = 1 << 4,	/* mounts made in the runtime's namespace */
-	RECORDS_ANY = (1 << 5) - 1,
-};
 
 /* Create; on success the init waits for start. With out, the caller gets
  * the container as container_load would give it, "created", holding the

@@ -196,13 +196,11 @@ static int let_go(struct init_ctx *c, struct process_plan *plan, struct shim_err
 	return 0;
 }
 
-static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim_error *err)
+/* The init's first steps: a session of its own, its CPUs, the time and
+ * user namespaces, the namespaces joined from inside, lo up, the memory
+ * policy and keyring. */
+static int init_enter(struct init_ctx *c, struct shim_error *err)
 {
-	bool own_mounts = ns_has_mount(c->spec);
-	_cleanup_close_ int root_fd = -1;
-	struct rootfs_anchors anchors __attribute__((cleanup(rootfs_anchors_release))) = { 0 };
-	struct rootfs_inputs in;
-
 	/* as runc's: a session of its own, whether it gets a terminal or not
 	 * (CRIU refuses to dump a tree whose session leader is outside) */
 	if (setsid() < 0)
@@ -220,11 +218,8 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 		return -1;
 	log_debug("init: setting up in its namespaces");
 	umask(0);
-	if (ns_enter(c->joins, false, err) < 0)
-		return -1;
-	if (loopback_up(c->spec, err) < 0)
-		return -1;
-	if (process_set_mempolicy(&c->spec->memory_policy, err) < 0)
+	if (ns_enter(c->joins, false, err) < 0 || loopback_up(c->spec, err) < 0 ||
+	    process_set_mempolicy(&c->spec->memory_policy, err) < 0)
 		return -1;
 	if (c->new_keyring && join_session_keyring(c->id, err) < 0)
 		return -1;
@@ -232,14 +227,33 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	 * oomScoreAdj are written, and exec.fifo reopened, through */
 	if (procfs_fd(err) < 0)
 		return shim_error_wrap(err, "the runtime's procfs handle");
-	if (c->spec->hostname && *c->spec->hostname &&
-	    sethostname(c->spec->hostname, strlen(c->spec->hostname)) < 0)
+	return 0;
+}
+
+/* hostname, domainname, personality. */
+static int init_identity(const struct init_ctx *c, struct shim_error *err)
+{
+	const struct oci_spec *s = c->spec;
+
+	if (s->hostname && *s->hostname && sethostname(s->hostname, strlen(s->hostname)) < 0)
 		return shim_fail_errno(err, "hostname: sethostname");
-	if (c->spec->domainname && *c->spec->domainname &&
-	    setdomainname(c->spec->domainname, strlen(c->spec->domainname)) < 0)
+	if (s->domainname && *s->domainname &&
+	    setdomainname(s->domainname, strlen(s->domainname)) < 0)
 		return shim_fail_errno(err, "domainname: setdomainname");
-	if (c->spec->has_personality && personality(c->spec->personality) < 0)
+	if (s->has_personality && personality(s->personality) < 0)
 		return shim_fail_errno(err, "linux.personality: personality");
+	return 0;
+}
+
+static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim_error *err)
+{
+	bool own_mounts = ns_has_mount(c->spec);
+	_cleanup_close_ int root_fd = -1;
+	struct rootfs_anchors anchors __attribute__((cleanup(rootfs_anchors_release))) = { 0 };
+	struct rootfs_inputs in;
+
+	if (init_enter(c, err) < 0 || init_identity(c, err) < 0)
+		return -1;
 	/* without a mount namespace of its own, the config's mounts are made
 	 * in the runtime's (the host's) below root.path, which the runtime
 	 * removes again; nothing else is. prepared: what the runtime sent
