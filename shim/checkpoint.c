@@ -7,10 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <yajl/yajl_gen.h>
 
 #include "oci/cleanup.h"
-#include "oci/gen.h"
+#include "oci/descriptors.h"
 #include "shim/bundle.h"
 #include "shim/cgroup.h"
 #include "shim/checkpoint.h"
@@ -139,30 +138,27 @@ void criu_quote_log(int work_fd, const char *log_file)
  * "/dev/null"): restore hands a pipe over to its new end by that name. */
 static int write_descriptors(int image_fd, pid_t pid, struct shim_error *err)
 {
-	yajl_gen g = yajl_gen_alloc(NULL);
+	char targets[3][PATH_MAX];
+	const char *names[3];
 	_cleanup_free_ char *text = NULL;
 	_cleanup_close_ int fd = -1;
 
-	if (!g)
-		return shim_fail(err, ENOMEM, "%s", DESCRIPTORS_FILE);
-	yajl_gen_array_open(g);
 	for (int i = 0; i < 3; i++) {
-		char path[64], target[PATH_MAX];
+		char path[64];
 		ssize_t n;
 
 		snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)pid, i);
-		n = readlink(path, target, sizeof(target) - 1);
-		target[n < 0 ? 0 : n] = '\0';
-		gen_str(g, n < 0 ? "/dev/null" : target);
+		n = readlink(path, targets[i], sizeof(targets[i]) - 1);
+		targets[i][n < 0 ? 0 : n] = '\0';
+		names[i] = n < 0 ? "/dev/null" : targets[i];
 	}
-	yajl_gen_array_close(g);
-	text = gen_finish(g, err);
+	text = oci_descriptors_to_json(names, err);
 	if (!text)
 		return -1;
-	fd = openat(image_fd, DESCRIPTORS_FILE, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+	fd = openat(image_fd, OCI_DESCRIPTORS_FILE, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
 		    O_CLOEXEC, 0600);
 	if (fd < 0 || write_all(fd, text) < 0)
-		return shim_fail_errno(err, "--image-path: write %s", DESCRIPTORS_FILE);
+		return shim_fail_errno(err, "--image-path: write %s", OCI_DESCRIPTORS_FILE);
 	return 0;
 }
 

@@ -8,8 +8,6 @@
 #include "shim/checkpoint.h"
 #include "shim/criu_rpc.h"
 
-#define DESCRIPTORS_FILE "descriptors.json"
-
 /* The image folder and the work folder (-1: none given, CRIU works in the
  * image folder), open for a call to CRIU. */
 struct criu_dirs {

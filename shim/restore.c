@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "oci/cleanup.h"
-#include "oci/json.h"
+#include "oci/descriptors.h"
 #include "shim/bundle.h"
 #include "shim/cgroup_v1.h"
 #include "shim/checkpoint.h"
@@ -147,26 +147,18 @@ static void add_restore_mounts(struct bytebuf *o, const struct bundle *b)
  * stdio are ours): conmon's new pipes take the old ones' place. */
 static int add_inherited_stdio(struct bytebuf *o, int image_fd, struct shim_error *err)
 {
-	_cleanup_free_ char *text = read_file_in_root(image_fd, DESCRIPTORS_FILE, DESCRIPTORS_MAX,
-						      NULL, err);
-	yajl_val v;
+	_cleanup_free_ char *text = read_file_in_root(image_fd, OCI_DESCRIPTORS_FILE,
+						      DESCRIPTORS_MAX, NULL, err);
+	char *names[3];
 
 	if (!text)
-		return shim_error_wrap(err, "--image-path: %s", DESCRIPTORS_FILE);
-	v = json_parse(text, strlen(text), DESCRIPTORS_FILE, err);
-	if (!v)
+		return shim_error_wrap(err, "--image-path: %s", OCI_DESCRIPTORS_FILE);
+	if (oci_descriptors_parse(text, strlen(text), names, err) < 0)
 		return -1;
-	if (!YAJL_IS_ARRAY(v)) {
-		json_free(v);
-		return shim_fail(err, EINVAL, "%s: not an array", DESCRIPTORS_FILE);
-	}
-	for (size_t i = 0; i < v->u.array.len && i < 3; i++) {
-		const char *name = YAJL_GET_STRING(v->u.array.values[i]);
-
-		if (name && strncmp(name, "pipe:", 5) == 0)
-			pb_inherit_fd(o, name, (int32_t)i);
-	}
-	json_free(v);
+	for (int i = 0; i < 3; i++)
+		if (names[i] && strncmp(names[i], "pipe:", 5) == 0)
+			pb_inherit_fd(o, names[i], (int32_t)i);
+	oci_descriptors_free(names);
 	return 0;
 }
 
