@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * shim/checkpoint.h: `checkpoint` and `restore` through CRIU (shim/criu.h),
- * as runc does them:
+ * shim/checkpoint.h: `checkpoint` through CRIU (shim/criu.h), as runc does
+ * it; `restore` is in shim/restore.h:
  *
  *   checkpoint  the running (or paused) container's process tree dumped to
  *               an image folder: its bind mounts named as external (CRIU
@@ -23,18 +23,9 @@
 #include <sys/types.h>
 
 #include "oci/error.h"
+#include "shim/criu_common.h"
 
 struct container;
-struct bundle;
-struct cgroup_v1;
-
-/* What both verbs take from the command line. */
-struct criu_flags {
-	const char *image_path;		/* default ./checkpoint */
-	const char *work_path;		/* logs; default the image folder */
-	bool tcp_established, ext_unix_sk, shell_job, file_locks, auto_dedup;
-	int cg_mode;			/* enum criu_cg_mode; CRIU_CG_DEFAULT if unset */
-};
 
 struct checkpoint_opts {
 	struct criu_flags f;
@@ -42,30 +33,7 @@ struct checkpoint_opts {
 	bool leave_running, pre_dump;
 };
 
-struct restore_opts {
-	struct criu_flags f;
-	unsigned int empty_ns;		/* CLONE_NEWNET: a new, empty network namespace */
-	const char *lsm_profile, *lsm_mount_context;
-};
-
 int container_checkpoint(const char *root, struct container *c, const struct checkpoint_opts *o,
 			 struct shim_error *err);
-
-/* What a restoring create has made, for the restore itself. */
-struct restore_target {
-	const char *id;
-	const struct bundle *b;
-	int dir_fd;			/* the state folder */
-	const char *state_dir;		/* its path (CRIU's root is bound below it) */
-	int cgroup_fd;			/* the container's cgroup v2 folder, or -1 */
-	const char *cgroup_rel;		/* below /sys/fs/cgroup (v2 or v1), or "" */
-	const struct cgroup_v1 *v1;	/* a v1 host's folders, or NULL */
-	const char *console_socket;	/* the pty master goes there */
-	int *master;			/* or here (run-like foreground), if not NULL */
-};
-
-/* Bring the init back; *pid and *pidfd are it (our child). */
-int checkpoint_restore_init(const struct restore_opts *o, const struct restore_target *t,
-			    pid_t *pid, int *pidfd, struct shim_error *err);
 
 #endif

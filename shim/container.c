@@ -21,7 +21,7 @@
 #include "oci/spec.h"
 #include "shim/bundle.h"
 #include "shim/caps.h"
-#include "shim/checkpoint.h"
+#include "shim/restore.h"
 #include "shim/cgroup.h"
 #include "shim/cgroup_v1.h"
 #include "shim/bind_sources.h"
@@ -580,7 +580,7 @@ int container_create(const struct create_opts *o, struct container *out, int *ma
 	if (dir_fd < 0)
 		goto fail;
 	if (fill_state_folder(o, b.spec, dir_fd, &lock_fd, err) < 0 ||
-	    holdings_make(&held, o, b.spec, dir_fd, err) < 0)
+	    holdings_make(&held, o->id, o->systemd_cgroup, b.spec, dir_fd, err) < 0)
 		goto fail_remove;
 	/* no mount namespace: the mounts the init makes are the host's */
 	if (!ns_has_mount(b.spec) && b.spec->n_mounts &&

@@ -23,7 +23,6 @@
 #include "oci/state.h"
 #include "oci/error.h"
 #include "shim/cgroup_v1.h"
-#include "shim/holdings.h"
 
 struct restore_opts;
 

@@ -1,12 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* shim/criu_common.h: what checkpoint.c and restore.c both build. */
+/* shim/criu_common.h: what checkpoint.c and restore.c both build
+ * (criu_common.c). */
 #ifndef SHIM_CRIU_COMMON_H
 #define SHIM_CRIU_COMMON_H
 
+#include <stdbool.h>
+
 #include "oci/error.h"
 #include "oci/spec.h"
-#include "shim/checkpoint.h"
 #include "shim/criu_rpc.h"
+
+/* What both verbs take from the command line. */
+struct criu_flags {
+	const char *image_path;		/* default ./checkpoint */
+	const char *work_path;		/* logs; default the image folder */
+	bool tcp_established, ext_unix_sk, shell_job, file_locks, auto_dedup;
+	int cg_mode;			/* enum criu_cg_mode; CRIU_CG_DEFAULT if unset */
+};
 
 /* The image folder and the work folder (-1: none given, CRIU works in the
  * image folder), open for a call to CRIU. */

@@ -9,7 +9,6 @@
 
 #include "oci/cleanup.h"
 #include "shim/cgroup.h"
-#include "shim/container.h"
 #include "shim/holdings.h"
 #include "shim/inherited_mounts.h"
 #include "shim/log.h"
@@ -36,14 +35,14 @@ void holdings_release(struct holdings *h)
 
 /* Rootless, the cgroup could not be made: may the container do without?
  * (shim/rootless.h) */
-static bool cgroup_not_needed(const struct create_opts *o, const struct oci_spec *s,
+static bool cgroup_not_needed(const char *id, const struct oci_spec *s,
 			      struct shim_error *err)
 {
 	char text[1200];
 
 	if (!rootless_cgroup_optional(s, err))
 		return false;
-	log_debug("rootless: container %s runs in no cgroup of its own (%s)", o->id,
+	log_debug("rootless: container %s runs in no cgroup of its own (%s)", id,
 		  shim_error_text(err, text, sizeof(text)));
 	memset(err, 0, sizeof(*err));
 	return true;
@@ -54,7 +53,7 @@ static bool cgroup_not_needed(const struct create_opts *o, const struct oci_spec
  * host without cgroup v2 gets none, which only a config asking for no
  * limits accepts (its device rules then go unenforced: said as a warning).
  */
-static int make_cgroup(const struct create_opts *o, const struct oci_spec *s, char *rel,
+static int make_cgroup(const char *id, const struct oci_spec *s, char *rel,
 		       size_t len, int *fd, struct shim_error *err)
 {
 	*fd = -1;
@@ -67,32 +66,32 @@ static int make_cgroup(const struct create_opts *o, const struct oci_spec *s, ch
 					 "hierarchies there", oci_resources_first_path(&s->resources)
 					 ?: "linux.cgroupsPath", CGROUP_ROOT);
 		log_warn("no cgroup v2 at %s: container %s runs without a cgroup%s", CGROUP_ROOT,
-			 o->id, s->resources.has_devices ? " and its device rules are not applied" : "");
+			 id, s->resources.has_devices ? " and its device rules are not applied" : "");
 		return 0;
 	}
 	if (s->cgroups_path && strchr(s->cgroups_path, ':'))
 		return shim_fail(err, EINVAL, "linux.cgroupsPath: \"%s\" is a systemd "
 				 "slice:prefix:name, which needs --systemd-cgroup", s->cgroups_path);
-	if (cgroup_resolve(s->cgroups_path, o->id, rel, len, err) < 0)
+	if (cgroup_resolve(s->cgroups_path, id, rel, len, err) < 0)
 		return -1;
 	*fd = cgroup_create(rel, &s->resources, err);
 	if (*fd >= 0)
 		return 0;
 	rel[0] = '\0';
-	return cgroup_not_needed(o, s, err) ? 0 : -1;
+	return cgroup_not_needed(id, s, err) ? 0 : -1;
 }
 
 /* A cgroup v1 host: a folder in each hierarchy, recorded in
  * ROOT/ID/cgroup-v1 for delete (shim/cgroup_v1.h). */
-static int make_cgroup_v1(const struct create_opts *o, const struct oci_spec *s, int dir_fd,
+static int make_cgroup_v1(const char *id, const struct oci_spec *s, int dir_fd,
 			  struct cgroup_v1 *v1, struct shim_error *err)
 {
 	_cleanup_free_ char *record = NULL;
 
-	if (o->systemd_cgroup || !cgroup_v1_host())
+	if (!cgroup_v1_host())
 		return 0;
 	if (cgroup_v1_check(&s->resources, err) < 0 ||
-	    cgroup_v1_resolve(s->cgroups_path, o->id, v1, err) < 0)
+	    cgroup_v1_resolve(s->cgroups_path, id, v1, err) < 0)
 		return -1;
 	record = cgroup_v1_record_text(v1);
 	if (!record)
@@ -104,7 +103,7 @@ static int make_cgroup_v1(const struct create_opts *o, const struct oci_spec *s,
 	/* not ours to remove: create took back what it made, and folders
 	 * it found with processes in them are another container's */
 	unlinkat(dir_fd, STORE_CGROUP_V1, 0);
-	return cgroup_not_needed(o, s, err) ? 0 : -1;
+	return cgroup_not_needed(id, s, err) ? 0 : -1;
 }
 
 /* The folders ROOT/ID/cgroup-v1 names go; a failure is only said. */
@@ -123,7 +122,7 @@ static void remove_cgroup_v1(int dir_fd, const char *id)
 /* --systemd-cgroup: the container's cgroup is a transient scope, started
  * with a holder in it (shim/systemd.h), its resources then written as with
  * cgroupfs. */
-static int make_systemd_cgroup(const struct create_opts *o, const struct oci_spec *s,
+static int make_systemd_cgroup(const char *id, const struct oci_spec *s,
 			       struct systemd_scope *scope, int *fd, struct shim_error *err)
 {
 	char description[320];
@@ -132,9 +131,9 @@ static int make_systemd_cgroup(const struct create_opts *o, const struct oci_spe
 	if (!cgroup2_mounted())
 		return shim_fail(err, ENOTSUP, "--systemd-cgroup: needs cgroup v2 mounted at %s",
 				 CGROUP_ROOT);
-	if (systemd_scope_names(s->cgroups_path, o->id, scope, err) < 0)
+	if (systemd_scope_names(s->cgroups_path, id, scope, err) < 0)
 		return -1;
-	snprintf(description, sizeof(description), "shim container %s", o->id);
+	snprintf(description, sizeof(description), "shim container %s", id);
 	if (systemd_scope_start(scope, description, &s->resources, err) < 0)
 		return -1;
 	*fd = cgroup_open(scope->rel, err);
@@ -167,7 +166,7 @@ static void stop_systemd_unit(int dir_fd, const char *id)
  * enableMonitoring its own monitoring group; what delete must remove is
  * named in ROOT/ID (a group made for the container alone; the group
  * whose mon_groups/ID is the container's). */
-static int make_rdt_group(const struct create_opts *o, const struct oci_spec *s, int dir_fd,
+static int make_rdt_group(const char *id, const struct oci_spec *s, int dir_fd,
 			  struct holdings *h, struct shim_error *err)
 {
 	const struct oci_intel_rdt *rdt = &s->intel_rdt;
@@ -179,17 +178,17 @@ static int make_rdt_group(const struct create_opts *o, const struct oci_spec *s,
 	root = resctrl_open_root(err);
 	if (root < 0)
 		return -1;
-	h->rdt_group = resctrl_prepare(root, rdt, o->id, &h->rdt_group_made, err);
+	h->rdt_group = resctrl_prepare(root, rdt, id, &h->rdt_group_made, err);
 	if (h->rdt_group < 0)
 		return -1;
-	if (!rdt->clos_id && write_file_at(dir_fd, STORE_RESCTRL, o->id, err) < 0)
+	if (!rdt->clos_id && write_file_at(dir_fd, STORE_RESCTRL, id, err) < 0)
 		return -1;
 	if (!rdt->enable_monitoring)
 		return 0;
 	/* recorded first: a failure from here on removes it */
-	if (write_file_at(dir_fd, STORE_RESCTRL_MONITOR, resctrl_group_name(rdt, o->id), err) < 0)
+	if (write_file_at(dir_fd, STORE_RESCTRL_MONITOR, resctrl_group_name(rdt, id), err) < 0)
 		return -1;
-	h->rdt_monitor = resctrl_make_monitor(h->rdt_group, o->id, &h->rdt_monitor_made, err);
+	h->rdt_monitor = resctrl_make_monitor(h->rdt_group, id, &h->rdt_monitor_made, err);
 	return h->rdt_monitor < 0 ? -1 : 0;
 }
 
@@ -262,11 +261,11 @@ static void remove_inherited_mounts(int dir_fd, const char *id)
 		log_warn("container %s: %s", id, shim_error_text(&err, text, sizeof(text)));
 }
 
-int holdings_make(struct holdings *h, const struct create_opts *o, const struct oci_spec *s,
-		  int dir_fd, struct shim_error *err)
+int holdings_make(struct holdings *h, const char *id, bool systemd_cgroup,
+		  const struct oci_spec *s, int dir_fd, struct shim_error *err)
 {
-	if (o->systemd_cgroup) {
-		int r = make_systemd_cgroup(o, s, &h->scope, &h->cgroup_fd, err);
+	if (systemd_cgroup) {
+		int r = make_systemd_cgroup(id, s, &h->scope, &h->cgroup_fd, err);
 
 		/* recorded first: a failure from here on stops the unit */
 		if (h->scope.unit[0] && write_file_at(dir_fd, STORE_SYSTEMD_UNIT, h->scope.unit,
@@ -275,7 +274,7 @@ int holdings_make(struct holdings *h, const struct create_opts *o, const struct 
 		snprintf(h->cgroup_rel, sizeof(h->cgroup_rel), "%s", h->scope.rel);
 		if (r < 0)
 			return -1;
-	} else if (make_cgroup(o, s, h->cgroup_rel, sizeof(h->cgroup_rel), &h->cgroup_fd,
+	} else if (make_cgroup(id, s, h->cgroup_rel, sizeof(h->cgroup_rel), &h->cgroup_fd,
 			       err) < 0) {
 		return -1;
 	}
@@ -286,8 +285,9 @@ int holdings_make(struct holdings *h, const struct create_opts *o, const struct 
 	 * finds it even when state.json is lost or corrupt */
 	if (h->cgroup_rel[0] && write_file_at(dir_fd, STORE_CGROUP, h->cgroup_rel, err) < 0)
 		return -1;
-	return make_cgroup_v1(o, s, dir_fd, &h->v1, err) < 0 ||
-	       make_rdt_group(o, s, dir_fd, h, err) < 0 ? -1 : 0;
+	if (!systemd_cgroup && make_cgroup_v1(id, s, dir_fd, &h->v1, err) < 0)
+		return -1;
+	return make_rdt_group(id, s, dir_fd, h, err);
 }
 
 unsigned holdings_records(const struct holdings *h, const struct oci_spec *s, bool mounts)

@@ -24,7 +24,6 @@
 #include "shim/cgroup_v1.h"
 #include "shim/systemd.h"
 
-struct create_opts;
 struct mount_snapshot;
 
 /* Records a state folder holds only for some configs, each looked for by
@@ -56,8 +55,8 @@ void holdings_init(struct holdings *h);
 /* The cgroup (a systemd scope with --systemd-cgroup), a cgroup v1 host's
  * folders and the resctrl groups, with their records in dir_fd. -1 with
  * err naming the config field; what was made is in h for holdings_undo. */
-int holdings_make(struct holdings *h, const struct create_opts *o, const struct oci_spec *s,
-		  int dir_fd, struct shim_error *err);
+int holdings_make(struct holdings *h, const char *id, bool systemd_cgroup,
+		  const struct oci_spec *s, int dir_fd, struct shim_error *err);
 
 /* The RECORD_* bits create wrote, for the container it hands back. */
 unsigned holdings_records(const struct holdings *h, const struct oci_spec *s, bool mounts);

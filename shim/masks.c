@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include "shim/fsutil.h"
 #include "shim/masks.h"
 #include "shim/mount.h"
+#include "shim/rootfs_walk.h"
 #include "shim/syscalls.h"
 
 /* What follows destination in clean (both cleaned), "" for the mount
@@ -174,4 +176,13 @@ int masks_apply(int root, const struct oci_spec *spec, const struct rootfs_ancho
 	if (apply_masked(root, spec, anchors, err) < 0)
 		return -1;
 	return apply_readonly(root, spec, anchors, err);
+}
+
+void rootfs_anchors_release(struct rootfs_anchors *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		safe_close(a->fd[i]);
+	free(a->fd);
+	a->fd = NULL;
+	a->n = 0;
 }

@@ -21,7 +21,24 @@
 
 #include "oci/error.h"
 #include "oci/spec.h"
-#include "shim/rootfs.h"
+#include <stddef.h>
+
+/*
+ * The proc and sysfs mounts the init made, held by their mount fds from
+ * step 3 to step 6 of shim/rootfs.h: the masked and read-only paths below them are found
+ * from these fds, not by a path from the root, which a process sharing
+ * the rootfs could reroute between the two steps (rename the folder a
+ * mount sits on, put a link in its place: the mask would cover what the
+ * link names and the real /proc/kcore stay open).
+ * fd[i] is mounts[i]'s mount when it is a proc or sysfs, else -1.
+ */
+struct rootfs_anchors {
+	size_t n;
+	int *fd;
+};
+
+/* Closes the fds and frees the array (a cleanup attribute's signature). */
+void rootfs_anchors_release(struct rootfs_anchors *a);
 
 /* root: an O_PATH fd of the container's root. */
 int masks_apply(int root, const struct oci_spec *spec, const struct rootfs_anchors *anchors,

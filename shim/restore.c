@@ -14,7 +14,7 @@
 #include "oci/descriptors.h"
 #include "shim/bundle.h"
 #include "shim/cgroup_v1.h"
-#include "shim/checkpoint.h"
+#include "shim/restore.h"
 #include "shim/criu.h"
 #include "shim/criu_common.h"
 #include "shim/fd.h"

@@ -554,22 +554,6 @@ static int pivot(int root_fd, struct shim_error *err)
 	return 0;
 }
 
-int rootfs_open_null(int root, int flags, struct shim_error *err)
-{
-	int fd = openat2_retry(root, "/dev/null", flags,
-			       RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
-	struct stat st;
-
-	if (fd < 0)
-		return shim_fail_errno(err, "open /dev/null without following links");
-	if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode) || st.st_rdev != makedev(1, 3)) {
-		close(fd);
-		return shim_fail(err, EPERM, "/dev/null in the container is not the null device "
-				 "(char 1:3)");
-	}
-	return fd;
-}
-
 static int final_propagation(const char *name, struct shim_error *err)
 {
 	bool recursive = name[0] == 'r';
@@ -582,15 +566,6 @@ static int final_propagation(const char *name, struct shim_error *err)
 	if (mount_set_propagation(AT_FDCWD, "/", prop, recursive, err) < 0)
 		return shim_error_wrap(err, "linux.rootfsPropagation %s", name);
 	return 0;
-}
-
-void rootfs_anchors_release(struct rootfs_anchors *a)
-{
-	for (size_t i = 0; i < a->n; i++)
-		safe_close(a->fd[i]);
-	free(a->fd);
-	a->fd = NULL;
-	a->n = 0;
 }
 
 /* Step 3 and 4 below root_fd: the config's mounts, then /dev. */

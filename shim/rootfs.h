@@ -25,29 +25,13 @@
 
 #include "oci/spec.h"
 #include "oci/error.h"
+#include "shim/masks.h"
 #include "shim/rootfs_walk.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
 struct cgroup_v1;
-
-/*
- * The proc and sysfs mounts the init made, held by their mount fds from
- * step 3 to step 6: the masked and read-only paths below them are found
- * from these fds, not by a path from the root, which a process sharing
- * the rootfs could reroute between the two steps (rename the folder a
- * mount sits on, put a link in its place: the mask would cover what the
- * link names and the real /proc/kcore stay open).
- * fd[i] is mounts[i]'s mount when it is a proc or sysfs, else -1.
- */
-struct rootfs_anchors {
-	size_t n;
-	int *fd;
-};
-
-/* Closes the fds and frees the array (a cleanup attribute's signature). */
-void rootfs_anchors_release(struct rootfs_anchors *a);
 
 /* Where the mounts come from: rootfs and bundle are absolute host paths;
  * prepared (may be NULL) holds per mount the tree the runtime made, or -1:
@@ -105,10 +89,5 @@ void rootfs_probe_host(void);
 int rootfs_finish(const struct oci_spec *spec, const struct rootfs_anchors *anchors,
 		  struct shim_error *err);
 
-/* The container's /dev/null, reached from root without following any
- * link and checked to be the null device (char 1:3), opened with flags.
- * A planted link or node (CVE-2025-31133) fails, err naming why (errnum
- * ENOENT when there is none). */
-int rootfs_open_null(int root, int flags, struct shim_error *err);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "oci/cleanup.h"
@@ -195,4 +196,20 @@ int rootfs_make_path(int root_fd, const char *path, bool as_file, struct shim_er
 			break;
 		}
 	}
+}
+
+int rootfs_open_null(int root, int flags, struct shim_error *err)
+{
+	int fd = openat2_retry(root, "/dev/null", flags,
+			       RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+	struct stat st;
+
+	if (fd < 0)
+		return shim_fail_errno(err, "open /dev/null without following links");
+	if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode) || st.st_rdev != makedev(1, 3)) {
+		close(fd);
+		return shim_fail(err, EPERM, "/dev/null in the container is not the null device "
+				 "(char 1:3)");
+	}
+	return fd;
 }

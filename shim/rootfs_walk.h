@@ -30,4 +30,11 @@ int rootfs_lookup(int root_fd, const char *path, int flags);
  * crun do for mount destinations. Returns an O_PATH fd of the whole. */
 int rootfs_make_path(int root_fd, const char *path, bool as_file, struct shim_error *err);
 
+
+/* The container's /dev/null, reached from root without following any
+ * link and checked to be the null device (char 1:3), opened with flags.
+ * A planted link or node (CVE-2025-31133) fails, err naming why (errnum
+ * ENOENT when there is none). */
+int rootfs_open_null(int root, int flags, struct shim_error *err);
+
 #endif

@@ -7,6 +7,7 @@
 
 #include "oci/cleanup.h"
 #include "shim/checkpoint.h"
+#include "shim/restore.h"
 #include "shim/cmd/cmd.h"
 #include "shim/criu_rpc.h"
 #include "shim/criu.h"
