@@ -59,7 +59,8 @@ static int parse_one(yajl_val d, const char *where, struct oci_device *out,
 	return 0;
 }
 
-int oci_devices_parse(yajl_val lx, struct oci_spec *s, struct shim_error *err)
+int oci_devices_parse(yajl_val lx, struct oci_device **devices, size_t *n,
+		      struct shim_error *err)
 {
 	yajl_val arr = NULL;
 
@@ -67,23 +68,23 @@ int oci_devices_parse(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 		return -1;
 	if (!arr)
 		return 0;
-	s->devices = calloc(arr->u.array.len + 1, sizeof(*s->devices));
-	if (!s->devices)
+	*devices = calloc(arr->u.array.len + 1, sizeof(**devices));
+	if (!*devices)
 		return shim_fail(err, ENOMEM, "linux.devices");
 	for (size_t i = 0; i < arr->u.array.len; i++) {
 		char where[64];
 
 		snprintf(where, sizeof(where), "linux.devices[%zu]", i);
-		s->n_devices++;
-		if (parse_one(arr->u.array.values[i], where, &s->devices[i], err) < 0)
+		(*n)++;
+		if (parse_one(arr->u.array.values[i], where, &(*devices)[i], err) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-void oci_devices_free(struct oci_spec *s)
+void oci_devices_free(struct oci_device *devices, size_t n)
 {
-	for (size_t i = 0; i < s->n_devices; i++)
-		free(s->devices[i].path);
-	free(s->devices);
+	for (size_t i = 0; i < n; i++)
+		free(devices[i].path);
+	free(devices);
 }

@@ -48,55 +48,46 @@ static int parse_one(const char *host, yajl_val v, struct oci_net_device *d,
 	return 0;
 }
 
-/* The network namespace the devices go to must be the container's own. */
-static int check_namespace(const struct oci_spec *s, struct shim_error *err)
+int oci_net_devices_parse(yajl_val lx, bool has_net_ns, struct oci_net_device **devs, size_t *n,
+			  struct shim_error *err)
 {
-	if (!oci_spec_namespace(s, OCI_NS_NETWORK))
+	yajl_val obj = NULL;
+	struct oci_net_device *d;
+
+	if (json_get_object(lx, "netDevices", "linux", &obj, err) < 0)
+		return -1;
+	if (!obj || obj->u.object.len == 0)
+		return 0;
+	d = *devs = calloc(obj->u.object.len, sizeof(*d));
+	if (!d)
+		return shim_fail(err, ENOMEM, "linux.netDevices");
+	for (size_t i = 0; i < obj->u.object.len; i++) {
+		*n = i + 1;
+		if (parse_one(obj->u.object.keys[i], obj->u.object.values[i], &d[i], err) < 0)
+			return -1;
+		for (size_t j = 0; j < i; j++) {
+			if (strcmp(d[j].host, d[i].host) == 0)
+				return json_fail(err, "linux.netDevices", "\"%s\" is listed twice",
+						 d[i].host);
+			if (strcmp(d[j].name, d[i].name) == 0)
+				return json_fail(err, "linux.netDevices", "\"%s\" and \"%s\" are both "
+						 "named \"%s\" in the container", d[j].host, d[i].host,
+						 d[i].name);
+		}
+	}
+	/* the network namespace the devices go to must be the container's own */
+	if (!has_net_ns)
 		return json_fail(err, "linux.netDevices", "needs a network namespace of the "
 				 "container's own (linux.namespaces has no network entry, so the "
 				 "container would share the runtime's)");
 	return 0;
 }
 
-int oci_net_devices_parse(yajl_val lx, struct oci_spec *s, struct shim_error *err)
+void oci_net_devices_free(struct oci_net_device *devs, size_t n)
 {
-	yajl_val devs = NULL;
-	size_t n;
-
-	if (json_get_object(lx, "netDevices", "linux", &devs, err) < 0)
-		return -1;
-	if (!devs || devs->u.object.len == 0)
-		return 0;
-	n = devs->u.object.len;
-	s->net_devices = calloc(n, sizeof(*s->net_devices));
-	if (!s->net_devices)
-		return shim_fail(err, ENOMEM, "linux.netDevices");
 	for (size_t i = 0; i < n; i++) {
-		s->n_net_devices = i + 1;
-		if (parse_one(devs->u.object.keys[i], devs->u.object.values[i],
-			      &s->net_devices[i], err) < 0)
-			return -1;
-		for (size_t j = 0; j < i; j++) {
-			if (strcmp(s->net_devices[j].host, s->net_devices[i].host) == 0)
-				return json_fail(err, "linux.netDevices", "\"%s\" is listed twice",
-						 s->net_devices[i].host);
-			if (strcmp(s->net_devices[j].name, s->net_devices[i].name) == 0)
-				return json_fail(err, "linux.netDevices", "\"%s\" and \"%s\" are both "
-						 "named \"%s\" in the container",
-						 s->net_devices[j].host, s->net_devices[i].host,
-						 s->net_devices[i].name);
-		}
+		free(devs[i].host);
+		free(devs[i].name);
 	}
-	return check_namespace(s, err);
-}
-
-void oci_net_devices_free(struct oci_spec *s)
-{
-	for (size_t i = 0; i < s->n_net_devices; i++) {
-		free(s->net_devices[i].host);
-		free(s->net_devices[i].name);
-	}
-	free(s->net_devices);
-	s->net_devices = NULL;
-	s->n_net_devices = 0;
+	free(devs);
 }

@@ -713,7 +713,8 @@ static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 		if (!*s->sysctl[i] || strchr(s->sysctl[i], '/') || strstr(s->sysctl[i], ".."))
 			return json_fail(err, "linux.sysctl", "\"%s\" is not a sysctl name", s->sysctl[i]);
 	if (parse_personality(lx, s, err) < 0 || parse_time_offsets(lx, s, err) < 0 ||
-	    oci_net_devices_parse(lx, s, err) < 0 ||
+	    oci_net_devices_parse(lx, oci_spec_namespace(s, OCI_NS_NETWORK) != NULL,
+				  &s->net_devices, &s->n_net_devices, err) < 0 ||
 	    oci_intel_rdt_parse(lx, &s->intel_rdt, err) < 0 ||
 	    parse_memory_policy(lx, s, err) < 0 ||
 	    parse_mappings(lx, "uidMappings", "linux", &s->uid_mappings, &s->n_uid_mappings, err) < 0 ||
@@ -735,7 +736,7 @@ static int parse_linux(yajl_val lx, struct oci_spec *s, struct shim_error *err)
 	if (s->resources.has_swap_alone)
 		return json_fail(err, "linux.resources.memory", "swap: a swap limit needs a memory "
 				 "limit (memory.limit)");
-	if (oci_devices_parse(lx, s, err) < 0)
+	if (oci_devices_parse(lx, &s->devices, &s->n_devices, err) < 0)
 		return -1;
 	if (json_get_object(lx, "seccomp", "linux", &seccomp, err) < 0 ||
 	    (seccomp && oci_seccomp_parse(seccomp, &s->seccomp, err) < 0))
@@ -893,7 +894,7 @@ void oci_spec_free(struct oci_spec *s)
 	free(s->oci_version);
 	free(s->root_path);
 	oci_process_release(&s->process);
-	oci_devices_free(s);
+	oci_devices_free(s->devices, s->n_devices);
 	free(s->hostname);
 	free(s->domainname);
 	for (size_t i = 0; i < s->n_mounts; i++) {
@@ -913,7 +914,7 @@ void oci_spec_free(struct oci_spec *s)
 	free(s->rootfs_propagation);
 	free(s->mount_label);
 	free(s->memory_policy.nodes);
-	oci_net_devices_free(s);
+	oci_net_devices_free(s->net_devices, s->n_net_devices);
 	oci_intel_rdt_release(&s->intel_rdt);
 	strv_free(s->annotations);
 	strv_free(s->sysctl);

@@ -12,7 +12,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "oci/devices.h"
 #include "oci/intel_rdt.h"
+#include "oci/netdevices.h"
 #include "oci/hooks.h"
 #include "oci/idlist.h"
 #include "oci/mount_options.h"
@@ -107,22 +109,6 @@ enum oci_ns_type {
 struct oci_namespace {
 	enum oci_ns_type type;
 	char *path;		/* NULL: create a new one */
-};
-
-/* linux.devices[]: a node the runtime makes in the container (and allows). */
-struct oci_device {
-	char *path;		/* absolute, in the container */
-	char type;		/* 'c', 'b', 'u' (unbuffered char), 'p' (FIFO) */
-	uint32_t major, minor;
-	uint32_t file_mode;	/* permission bits; 0666 when not given, as runc */
-	uint32_t uid, gid;
-};
-
-/* linux.netDevices: a host interface moved into the container's network
- * namespace, renamed there to name (the host's name when not given). */
-struct oci_net_device {
-	char *host;
-	char *name;
 };
 
 struct oci_spec {
