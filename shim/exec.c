@@ -330,8 +330,8 @@ static int settle(const struct exec_ctx *x, int sync_fd, const int rdt[2], int t
 	return 0;
 }
 
-static int spawn(struct container *c, const struct exec_opts *o, int wait_fifo, int *pidfd,
-		 int *master, struct shim_error *err)
+static int clone_exec_child(struct container *c, const struct exec_opts *o, int wait_fifo,
+			    int *pidfd, int *master, struct shim_error *err)
 {
 	struct ns_plan ns;
 	struct exec_ctx x = { .o = o, .init_pidfd = c->pidfd, .init_pid = c->state->pid,
@@ -432,7 +432,7 @@ int container_exec(struct container *c, const struct exec_opts *o, struct shim_e
 		return -1;
 	if (!o->detach)
 		container_block_forwarded_signals();
-	if (spawn(c, o, wait_fifo, &pidfd, &master, err) < 0)
+	if (clone_exec_child(c, o, wait_fifo, &pidfd, &master, err) < 0)
 		return -1;
 	if (o->pidfd_socket && pidfd_send_to_socket(o->pidfd_socket, pidfd, err) < 0) {
 		pidfd_kill_and_reap(pidfd);

@@ -58,6 +58,11 @@ int cmd_features(const struct global_opts *g, int argc, char **argv, struct shim
 int cmd_parse_create(const struct global_opts *g, int argc, char **argv, bool *detach,
 		     struct create_opts *o, struct shim_error *err);
 
+/* The verb's flags: none (f NULL), or its one boolean flag f, which sets
+ * *set; anything else is an error naming it. Sets optind. */
+int cmd_bool_flag(int argc, char **argv, const struct cmd_flags *f, bool *set,
+		  struct shim_error *err);
+
 /* The verb takes no flags: any is an error naming it. Sets optind. */
 int cmd_no_flags(int argc, char **argv, struct shim_error *err);
 
