@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 #define OCI_DESCRIPTORS_FILE "descriptors.json"
 

@@ -13,7 +13,7 @@
 
 #include "oci/devices.h"
 #include "oci/json.h"
-#include "oci/cleanup.h"
+#include "oci/base/cleanup.h"
 
 #define DEV_ID_MAX 0xfffffffeULL
 

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 /* linux.devices[]: a node the runtime makes in the container (and allows). */
 struct oci_device {

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <yajl/yajl_gen.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 void gen_str(yajl_gen g, const char *s);
 void gen_key_str(yajl_gen g, const char *key, const char *value);

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <yajl/yajl_tree.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 enum oci_hook_kind {
 	HOOK_PRESTART,		/* deprecated; runs with createRuntime, before it */

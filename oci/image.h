@@ -3,7 +3,7 @@
  * oci/image.h: the OCI image layout's JSON (index.json, an image manifest,
  * an image config) read into the project's structs, and the bundle's
  * config.json made from an image config. Text in, structs out: the files
- * themselves are read, checked and unpacked by shim/image.c.
+ * themselves are read, checked and unpacked by shim/images/image.c.
  */
 #ifndef OCI_IMAGE_H
 #define OCI_IMAGE_H
@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 #define OCI_MEDIA_INDEX "application/vnd.oci.image.index.v1+json"
 #define OCI_MEDIA_MANIFEST "application/vnd.oci.image.manifest.v1+json"

@@ -6,7 +6,7 @@
 
 #include "oci/intel_rdt.h"
 #include "oci/json.h"
-#include "oci/strv.h"
+#include "oci/base/strv.h"
 
 /* Names resctrl keeps for itself at its root. */
 static bool clos_id_valid(const char *id)

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <yajl/yajl_tree.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 struct oci_intel_rdt {
 	bool present;		/* linux.intelRdt given */

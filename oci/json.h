@@ -12,8 +12,8 @@
 #include <stdint.h>
 #include <yajl/yajl_tree.h>
 
-#include "oci/error.h"
-#include "oci/strv.h"
+#include "oci/base/error.h"
+#include "oci/base/strv.h"
 
 /* How deep arrays and objects may nest in any JSON the runtime reads. */
 #define JSON_MAX_DEPTH 512

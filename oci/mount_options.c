@@ -62,7 +62,7 @@ static const struct {
 	{ "defaults", NO_OP, 0, 0 },    { "norelatime", NO_OP, 0, 0 },
 	{ "loud", NO_OP, 0, 0 },        { "silent", NO_OP, 0, 0 },
 	{ "iversion", NO_OP, 0, 0 },    { "noiversion", NO_OP, 0, 0 },
-	{ "tmpcopyup", COPYUP, 0, 0 },	/* a tmpfs only: shim/copyup.h */
+	{ "tmpcopyup", COPYUP, 0, 0 },	/* a tmpfs only: shim/filesystem/copyup.h */
 	{ "remount", UNSUPPORTED, 0, 0 },
 };
 

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 /* The attribute bits (the kernel's ABI; glibc before 2.36 lacks them). */
 #ifndef MOUNT_ATTR_RDONLY

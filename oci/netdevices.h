@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 /* linux.netDevices: a host interface moved into the container's network
  * namespace, renamed there to name (the host's name when not given). */

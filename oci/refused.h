@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <yajl/yajl_tree.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 enum refuse_when {
 	REFUSE_PRESENT,		/* any value but null */

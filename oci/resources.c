@@ -9,7 +9,7 @@
 #include "oci/json.h"
 #include "oci/refused.h"
 #include "oci/resources.h"
-#include "oci/cleanup.h"
+#include "oci/base/cleanup.h"
 
 #define DEFAULT_CPU_PERIOD 100000
 

@@ -4,7 +4,7 @@
  *
  * The OCI fields are cgroup v1 shaped (cpu.shares, memory.swap counting
  * memory too, blockIO.weight 10..1000); they are turned into cgroup v2 file
- * writes here, as runc and crun convert them, so shim/cgroup.c only writes
+ * writes here, as runc and crun convert them, so shim/cgroups/cgroup.c only writes
  * files. linux.resources.unified entries are passed through as given.
  * `update --resources FILE` parses its file with the same code.
  */
@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <yajl/yajl_tree.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 /* One write: value to <cgroup>/<file>. */
 struct cgroup_setting {

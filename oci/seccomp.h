@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <yajl/yajl_tree.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 enum scmp_action_kind {
 	ACT_KILL_THREAD, ACT_KILL_PROCESS, ACT_TRAP, ACT_ERRNO, ACT_TRACE, ACT_ALLOW, ACT_LOG,

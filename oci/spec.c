@@ -17,7 +17,7 @@
 #include "oci/netdevices.h"
 #include "oci/refused.h"
 #include "oci/spec.h"
-#include "oci/cleanup.h"
+#include "oci/base/cleanup.h"
 
 #define ID_MAX 4294967294ULL	/* (uid_t)-1 means "no change" to setuid() */
 

@@ -20,7 +20,7 @@
 #include "oci/mount_options.h"
 #include "oci/resources.h"
 #include "oci/seccomp.h"
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 struct oci_rlimit {
 	int resource;		/* RLIMIT_* */

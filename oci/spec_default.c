@@ -13,7 +13,7 @@
 #include "oci/gen.h"
 #include "oci/image.h"
 #include "oci/spec.h"
-#include "oci/cleanup.h"
+#include "oci/base/cleanup.h"
 
 /*
  * runc's template after the process, in pieces: `spec --rootless` leaves

@@ -6,7 +6,7 @@
 #include "oci/gen.h"
 #include "oci/json.h"
 #include "oci/state.h"
-#include "oci/strv.h"
+#include "oci/base/strv.h"
 
 struct oci_state_view oci_state_view(const struct oci_state *st)
 {

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 #include "oci/resources.h"
 
 /* runc update's limit flags as given (NULL: not given). Sizes take runc's

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "shim/bundle.h"
-#include "oci/cleanup.h"
+#include "oci/base/cleanup.h"
 #include "shim/fsutil.h"
 #include "shim/store.h"
 

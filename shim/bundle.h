@@ -4,7 +4,7 @@
 #define SHIM_BUNDLE_H
 
 #include "oci/spec.h"
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 struct bundle {
 	char *path;		/* absolute, resolved */

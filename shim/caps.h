@@ -11,7 +11,7 @@
 #define SHIM_CAPS_H
 
 #include "oci/spec.h"
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 /* The highest capability number this kernel has (its cap_last_cap),
  * asked with PR_CAPBSET_READ, not read from /proc. */

@@ -31,7 +31,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 #include "shim/clone.h"
 
 #define CLEAN_CLONE_MAX_KEEP 8

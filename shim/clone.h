@@ -14,7 +14,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 /* Runs in the child; its return value is the child's exit status. */
 typedef int (*clone_fn)(void *arg);

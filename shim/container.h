@@ -21,8 +21,8 @@
 #include <sys/types.h>
 
 #include "oci/state.h"
-#include "oci/error.h"
-#include "shim/cgroup_v1.h"
+#include "oci/base/error.h"
+#include "shim/cgroups/cgroup_v1.h"
 
 struct restore_opts;
 
@@ -39,10 +39,10 @@ struct create_opts {
 	bool terminal_proxy;		/* `run` in the foreground: it copies the pty */
 	bool keep;			/* run --keep: not deleted once it exits */
 	bool no_new_keyring;		/* --no-new-keyring: keep the caller's session keyring */
-	bool no_pivot;			/* --no-pivot: chroot, not pivot_root (shim/move_root.h) */
-	bool systemd_cgroup;		/* --systemd-cgroup: a transient scope (shim/systemd.h) */
+	bool no_pivot;			/* --no-pivot: chroot, not pivot_root (shim/filesystem/move_root.h) */
+	bool systemd_cgroup;		/* --systemd-cgroup: a transient scope (shim/cgroups/systemd.h) */
 	/* `restore`: the init is brought back by CRIU from an image instead
-	 * of cloned (shim/checkpoint.h); the container is then running */
+	 * of cloned (shim/criu/checkpoint.h); the container is then running */
 	const struct restore_opts *restore;
 };
 

@@ -12,10 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "oci/cleanup.h"
+#include "oci/base/cleanup.h"
 #include "shim/bundle.h"
-#include "shim/cgroup.h"
-#include "shim/cgroup_v1.h"
+#include "shim/cgroups/cgroup.h"
+#include "shim/cgroups/cgroup_v1.h"
 #include "shim/container.h"
 #include "shim/holdings.h"
 #include "shim/hooks.h"

@@ -7,9 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "oci/cleanup.h"
+#include "oci/base/cleanup.h"
 #include "shim/syscalls.h"
-#include "shim/cgroup.h"
+#include "shim/cgroups/cgroup.h"
 #include "shim/clean_clone.h"
 #include "shim/exec.h"
 #include "shim/fd.h"
@@ -19,8 +19,8 @@
 #include "shim/pidfd.h"
 #include "shim/process.h"
 #include "shim/procfs.h"
-#include "shim/cgroup_v1.h"
-#include "shim/resctrl.h"
+#include "shim/cgroups/cgroup_v1.h"
+#include "shim/cgroups/resctrl.h"
 #include "shim/seccomp.h"
 #include "shim/spawn.h"
 #include "shim/store.h"
@@ -208,7 +208,7 @@ static int init_cgroup(struct container *c, struct shim_error *err)
 }
 
 /* A container in the runtime's mount namespace is chrooted in its
- * root.path (shim/rootfs.h rootfs_chroot): its process goes where the
+ * root.path (shim/filesystem/rootfs.h rootfs_chroot): its process goes where the
  * init's root is, looked at while the init is known to be alive. */
 static int enter_init_root(const struct exec_ctx *x, struct shim_error *err)
 {

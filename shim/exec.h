@@ -20,7 +20,7 @@
 
 #include "oci/spec.h"
 #include "shim/container.h"
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 struct exec_opts {
 	const struct oci_process *process;

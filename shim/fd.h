@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 /* Close every fd >= first: close_range(first, ~0U), or, where the kernel
  * lacks it (ENOSYS) or a seccomp filter refuses it (EPERM), one by one as

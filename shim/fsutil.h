@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 /* snprintf into buf, but a text that does not fit fails (ENAMETOOLONG,
  * naming its start) instead of being cut short: a cut path names another

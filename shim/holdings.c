@@ -7,13 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "oci/cleanup.h"
-#include "shim/cgroup.h"
+#include "oci/base/cleanup.h"
+#include "shim/cgroups/cgroup.h"
 #include "shim/holdings.h"
-#include "shim/inherited_mounts.h"
+#include "shim/filesystem/inherited_mounts.h"
 #include "shim/log.h"
-#include "shim/netdev.h"
-#include "shim/resctrl.h"
+#include "shim/network/netdev.h"
+#include "shim/cgroups/resctrl.h"
 #include "shim/rootless.h"
 #include "shim/store.h"
 
@@ -82,7 +82,7 @@ static int make_cgroup(const char *id, const struct oci_spec *s, char *rel,
 }
 
 /* A cgroup v1 host: a folder in each hierarchy, recorded in
- * ROOT/ID/cgroup-v1 for delete (shim/cgroup_v1.h). */
+ * ROOT/ID/cgroup-v1 for delete (shim/cgroups/cgroup_v1.h). */
 static int make_cgroup_v1(const char *id, const struct oci_spec *s, int dir_fd,
 			  struct cgroup_v1 *v1, struct shim_error *err)
 {
@@ -120,7 +120,7 @@ static void remove_cgroup_v1(int dir_fd, const char *id)
 }
 
 /* --systemd-cgroup: the container's cgroup is a transient scope, started
- * with a holder in it (shim/systemd.h), its resources then written as with
+ * with a holder in it (shim/cgroups/systemd.h), its resources then written as with
  * cgroupfs. */
 static int make_systemd_cgroup(const char *id, const struct oci_spec *s,
 			       struct systemd_scope *scope, int *fd, struct shim_error *err)

@@ -19,10 +19,10 @@
 #include <limits.h>
 #include <stdbool.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 #include "oci/spec.h"
-#include "shim/cgroup_v1.h"
-#include "shim/systemd.h"
+#include "shim/cgroups/cgroup_v1.h"
+#include "shim/cgroups/systemd.h"
 
 struct mount_snapshot;
 

@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "oci/state.h"
-#include "oci/cleanup.h"
-#include "shim/clock.h"
+#include "oci/base/cleanup.h"
+#include "oci/base/clock.h"
 #include "shim/clone.h"
 #include "shim/fd.h"
 #include "shim/hooks.h"

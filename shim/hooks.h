@@ -21,7 +21,7 @@
 #include <sys/types.h>
 
 #include "oci/spec.h"
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 /* The hooks of one kind, in order; the first failure stops them and names
  * the hook: "error running createRuntime hook #1: hooks.createRuntime[1]

@@ -3,9 +3,9 @@
 #include <sched.h>
 #include <stdlib.h>
 
-#include "oci/cleanup.h"
-#include "shim/cgroup.h"
-#include "shim/cgroup_v1.h"
+#include "oci/base/cleanup.h"
+#include "shim/cgroups/cgroup.h"
+#include "shim/cgroups/cgroup_v1.h"
 #include "shim/clean_clone.h"
 #include "shim/clone.h"
 #include "shim/hooks.h"
@@ -14,7 +14,7 @@
 #include "shim/process.h"
 #include "shim/procfs.h"
 #include "shim/rootless.h"
-#include "shim/rootfs.h"
+#include "shim/filesystem/rootfs.h"
 
 /* An init that joins a PID namespace by path (a Kubernetes pod's shared
  * one) is seen there from its first instant by the processes of the
@@ -25,7 +25,7 @@ bool init_born_clean(const struct ns_join *joins)
 	return joins->fd[OCI_NS_PID] >= 0 || joins->fd[OCI_NS_USER] >= 0;
 }
 
-/* A joining init whose rootfs can be staged (shim/rootfs.h): a mount
+/* A joining init whose rootfs can be staged (shim/filesystem/rootfs.h): a mount
  * namespace of its own, and nothing else of the host's tree needed while
  * it sets up: no user namespace (a fresh proc there needs the host's to be
  * visible), cgroup v2 or the container's v1 folders (staged as detached

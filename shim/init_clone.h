@@ -12,7 +12,7 @@
  * name joins every namespace the config names by path (the PID one as the
  * host's root, then the user one, then the others) and clones it with only
  * its sockets, exec.fifo and the detached trees the runtime made. Where it
- * can, the helper also stages the rootfs (shim/rootfs.h rootfs_stage): the
+ * can, the helper also stages the rootfs (shim/filesystem/rootfs.h rootfs_stage): the
  * init then never has a way to the host's files while it is visible.
  */
 #ifndef SHIM_INIT_CLONE_H
@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 #include "shim/bundle.h"
 #include "shim/init.h"
 #include "shim/namespaces.h"

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "shim/log.h"
-#include "shim/utc.h"
+#include "oci/base/utc.h"
 
 static int log_fd = -1;
 static bool log_json, log_debug_on;

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 int log_setup(const char *path, const char *format, bool debug, struct shim_error *err);
 void log_error(const char *msg);

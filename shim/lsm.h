@@ -10,7 +10,7 @@
  * and before close_range takes that handle away. A label this host cannot
  * apply (its LSM is not enabled) fails create or exec, naming the field, as
  * runc fails: running unconfined what asked for confinement would be a
- * silent downgrade. linux.mountLabel is applied by shim/rootfs.c: the
+ * silent downgrade. linux.mountLabel is applied by shim/filesystem/rootfs.c: the
  * context= option of each new filesystem that takes one, the label of the
  * mqueue root; with SELinux off it fails create the same way.
  */
@@ -20,7 +20,7 @@
 #include <stdbool.h>
 
 #include "oci/spec.h"
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 bool lsm_apparmor_enabled(void);
 bool lsm_selinux_enabled(void);

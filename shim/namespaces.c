@@ -4,7 +4,7 @@
 #include <sched.h>
 #include <stdio.h>
 
-#include "oci/cleanup.h"
+#include "oci/base/cleanup.h"
 #include "shim/fsutil.h"
 #include "shim/namespaces.h"
 #include "shim/procfs.h"

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "oci/spec.h"
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 struct ns_join {
 	int fd[OCI_NS_COUNT];	/* -1 where there is nothing to join */

@@ -14,9 +14,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "oci/cleanup.h"
+#include "oci/base/cleanup.h"
 #include "oci/mount_options.h"
-#include "oci/strv.h"
+#include "oci/base/strv.h"
 #include "shim/log.h"
 #include "shim/notify.h"
 #include "shim/pidfd.h"

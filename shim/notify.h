@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 #include "oci/spec.h"
 
 #define NOTIFY_DIR "notify"

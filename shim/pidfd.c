@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "oci/cleanup.h"
+#include "oci/base/cleanup.h"
 #include "shim/fd.h"
 #include "shim/pidfd.h"
 #include "shim/syscalls.h"

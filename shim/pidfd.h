@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 /* Field 22 of /proc/PID/stat (start time in clock ticks since boot). */
 int proc_start_time(pid_t pid, unsigned long long *out, struct shim_error *err);

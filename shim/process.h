@@ -18,7 +18,7 @@
 
 #include "oci/spec.h"
 #include "oci/state.h"
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 struct seccomp_program;
 

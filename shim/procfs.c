@@ -10,7 +10,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-#include "oci/cleanup.h"
+#include "oci/base/cleanup.h"
 #include "shim/fsutil.h"
 #include "shim/procfs.h"
 #include "shim/syscalls.h"

@@ -18,7 +18,7 @@
 
 #include <stdbool.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 /* Is fd on procfs (fstatfs says PROC_SUPER_MAGIC)? */
 bool procfs_is(int fd);

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "oci/cleanup.h"
+#include "oci/base/cleanup.h"
 #include "shim/hooks.h"
 #include "shim/log.h"
 #include "shim/namespaces.h"

@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 #include "oci/spec.h"
 
 /* The global --rootless: "auto" (the default), "true" or "false". */

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "oci/cleanup.h"
+#include "oci/base/cleanup.h"
 #include "shim/fd.h"
 #include "shim/log.h"
 #include "shim/seccomp.h"

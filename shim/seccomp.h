@@ -18,7 +18,7 @@
 #define SHIM_SECCOMP_H
 
 #include "oci/seccomp.h"
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 /* libseccomp's BPF with the ENOSYS stub in front (shim/seccomp_stub.h)
  * and the flags to load it with. */

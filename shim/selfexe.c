@@ -12,7 +12,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "oci/cleanup.h"
+#include "oci/base/cleanup.h"
 #include "shim/log.h"
 #include "shim/selfexe.h"
 #include "shim/selfmap.h"

@@ -31,7 +31,7 @@
 #ifndef SHIM_SELFEXE_H
 #define SHIM_SELFEXE_H
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 /* Returns 0 when already running from a protected copy or moved onto one
  * in place; otherwise execs one with argv and the same environment (does

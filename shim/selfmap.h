@@ -28,7 +28,7 @@
 
 #include <stdbool.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 /* Whether this process may set its exe (CAP_SYS_RESOURCE in the host's
  * user namespace), asked of the kernel without changing anything. */

@@ -28,7 +28,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 struct spawn {
 	int runtime_sync, child_sync;

@@ -12,11 +12,11 @@
 #include <unistd.h>
 
 #include "oci/json.h"
-#include "oci/cleanup.h"
-#include "oci/strv.h"
+#include "oci/base/cleanup.h"
+#include "oci/base/strv.h"
 #include "shim/fsutil.h"
 #include "shim/syscalls.h"
-#include "shim/passwd.h"
+#include "shim/images/passwd.h"
 #include "shim/store.h"
 
 int store_check_id(const char *id, struct shim_error *err)

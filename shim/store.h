@@ -10,7 +10,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include "oci/state.h"
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 #define STORE_FIFO "exec.fifo"
 #define STORE_CGROUP "cgroup"	/* the cgroup's path, apart from state.json */

@@ -6,7 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "oci/cleanup.h"
+#include "oci/base/cleanup.h"
 #include "shim/fd.h"
 #include "shim/procfs.h"
 #include "shim/sync.h"

@@ -7,7 +7,7 @@
  *                                  prestart and createRuntime hooks
  *   runtime -> init   SYNC_MOUNT_FD  in a new user namespace, before the
  *                                  first SYNC_CONTINUE: a bind source the
- *                                  runtime cloned (shim/bind_sources.h)
+ *                                  runtime cloned (shim/filesystem/bind_sources.h)
  *   runtime -> init   SYNC_CONTINUE  they passed; carries the init's PID
  *   init -> runtime   SYNC_READY     set up, now waiting for `start`
  *   init -> runtime   SYNC_ERROR     setup failed; the text says why
@@ -19,7 +19,7 @@
 
 #include <sys/types.h>
 
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 enum sync_type {
 	SYNC_READY = 1,

@@ -12,7 +12,7 @@
 #define SHIM_SYSCTL_H
 
 #include "oci/spec.h"
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 /* At create, before anything is made: each key is allowed, or named. */
 int sysctl_check(const struct oci_spec *spec, struct shim_error *err);

@@ -12,10 +12,10 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "oci/cleanup.h"
+#include "oci/base/cleanup.h"
 #include "shim/fd.h"
 #include "shim/fsutil.h"
-#include "shim/mount.h"
+#include "shim/filesystem/mount.h"
 #include "shim/pidfd.h"
 #include "shim/signals.h"
 #include "shim/syscalls.h"

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 
 #include "oci/spec.h"
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 /* The socket the pty master goes over: fds[1] is the init's end; fds[0],
  * without a console socket (foreground), the runtime's. Both -1 when

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* checkpoint and restore: runc's flags, through CRIU (shim/checkpoint.h). */
+/* checkpoint and restore: runc's flags, through CRIU (shim/criu/checkpoint.h). */
 #include <getopt.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "oci/cleanup.h"
-#include "shim/checkpoint.h"
-#include "shim/restore.h"
+#include "oci/base/cleanup.h"
+#include "shim/criu/checkpoint.h"
+#include "shim/criu/restore.h"
 #include "shim/cmd/cmd.h"
-#include "shim/criu_rpc.h"
-#include "shim/criu.h"
+#include "shim/criu/criu_rpc.h"
+#include "shim/criu/criu.h"
 #include "shim/terminal.h"
 
 #define DEFAULT_IMAGE_PATH "checkpoint"

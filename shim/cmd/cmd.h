@@ -11,14 +11,14 @@
 #include <stdbool.h>
 
 #include "shim/container.h"
-#include "oci/error.h"
+#include "oci/base/error.h"
 
 struct global_opts {
 	const char *root;
 	const char *log;
 	const char *log_format;
 	bool debug;
-	bool systemd_cgroup;	/* --systemd-cgroup (shim/systemd.h) */
+	bool systemd_cgroup;	/* --systemd-cgroup (shim/cgroups/systemd.h) */
 	bool version, help;	/* --version/-v, --help/-h among the globals */
 };
 

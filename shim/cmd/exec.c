@@ -14,10 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "oci/strv.h"
+#include "oci/base/strv.h"
 #include "shim/bundle.h"
 #include "shim/caps.h"
-#include "oci/cleanup.h"
+#include "oci/base/cleanup.h"
 #include "shim/log.h"
 #include "shim/cmd/cmd.h"
 #include "shim/lsm.h"

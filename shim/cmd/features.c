@@ -12,7 +12,7 @@
 
 #include "shim/cmd/cmd.h"
 #include "shim/lsm.h"
-#include "shim/resctrl.h"
+#include "shim/cgroups/resctrl.h"
 #include "shim/version.h"
 
 static const char features_head[] =

@@ -3,7 +3,7 @@
  * a cgroup v1 host, freezer.state). */
 #include <getopt.h>
 
-#include "shim/cgroup.h"
+#include "shim/cgroups/cgroup.h"
 #include "shim/cmd/cmd.h"
 
 static int freeze(const struct global_opts *g, int argc, char **argv, bool frozen,

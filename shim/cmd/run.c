@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "oci/cleanup.h"
+#include "oci/base/cleanup.h"
 #include "shim/cmd/cmd.h"
 #include "shim/terminal.h"
 

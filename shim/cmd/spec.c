@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "oci/spec.h"
-#include "oci/cleanup.h"
+#include "oci/base/cleanup.h"
 #include "shim/cmd/cmd.h"
 
 static const struct option opts[] = {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "oci/cleanup.h"
+#include "oci/base/cleanup.h"
 #include "shim/cmd/cmd.h"
 
 int cmd_state(const struct global_opts *g, int argc, char **argv, struct shim_error *err)

@@ -13,14 +13,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "oci/cleanup.h"
+#include "oci/base/cleanup.h"
 #include "oci/resources.h"
 #include "oci/update_flags.h"
-#include "shim/cgroup.h"
+#include "shim/cgroups/cgroup.h"
 #include "shim/cmd/cmd.h"
 #include "shim/fsutil.h"
 #include "shim/store.h"
-#include "shim/systemd.h"
+#include "shim/cgroups/systemd.h"
 
 #define MAX_RESOURCES_JSON (1 << 20)
 

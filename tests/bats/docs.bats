@@ -106,3 +106,12 @@ man_entry() {
 	[ -z "$missing" ] || { echo "not found:$missing"; false; }
 	[ "$n" -ge 30 ]
 }
+
+@test "the layers hold: oci/base includes nothing above it, oci/ nothing of shim/" {
+	local bad
+	bad=$(cd "$TOP" && grep -n '#include "' oci/base/*.[ch] | grep -v '#include "oci/base/' || true)
+	[ -z "$bad" ] || { echo "oci/base reaches up: $bad"; false; }
+	bad=$(cd "$TOP" && grep -rn '#include "shim/' oci || true)
+	[ -z "$bad" ] || { echo "oci/ includes shim/: $bad"; false; }
+	[ "$(cd "$TOP" && ls oci/base/*.h | wc -l)" -ge 5 ]
+}

@@ -6,7 +6,7 @@
  *
  * A cgroup folder below the caller's (cgroup v2) with the device program
  * the default spec's linux.resources.devices (deny all) and the devices
- * every container gets make (shim/devices_bpf.c's devices_attach, which
+ * every container gets make (shim/cgroups/devices_bpf.c's devices_attach, which
  * shim calls too: runc and crun load one of their own); clone3 into it and into
  * new PID, network, IPC, UTS, mount and cgroup namespaces, with a pidfd;
  * in the child, the loopback interface up (runc and crun bring it up in
@@ -44,7 +44,7 @@
 #include <unistd.h>
 
 #include "oci/mount_options.h"
-#include "shim/devices_bpf.h"
+#include "shim/cgroups/devices_bpf.h"
 #include "shim/syscalls.h"
 
 static struct timespec started;

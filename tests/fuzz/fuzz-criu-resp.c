@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz-criu-resp: libFuzzer target for the decoder of CRIU's answers
- * (shim/criu_rpc.c): any bytes either decode or are refused, never read
+ * (shim/criu/criu_rpc.c): any bytes either decode or are refused, never read
  * past their end; what decodes has NUL-terminated strings.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "shim/criu_rpc.h"
+#include "shim/criu/criu_rpc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

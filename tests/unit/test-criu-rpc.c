@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* shim/criu_rpc.c: CRIU's RPC messages, byte for byte as protobuf has them. */
+/* shim/criu/criu_rpc.c: CRIU's RPC messages, byte for byte as protobuf has them. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "shim/criu_rpc.h"
+#include "shim/criu/criu_rpc.h"
 #include "tests/unit/tap.h"
 
 #define BYTES(...) ((const uint8_t[]){ __VA_ARGS__ })

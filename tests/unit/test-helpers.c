@@ -9,14 +9,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "oci/cleanup.h"
-#include "oci/error.h"
+#include "oci/base/cleanup.h"
+#include "oci/base/error.h"
 #include "oci/state.h"
 #include "shim/caps.h"
 #include "shim/fd.h"
 #include "shim/fsutil.h"
 #include "oci/mount_options.h"
-#include "oci/strv.h"
+#include "oci/base/strv.h"
 #include "shim/pidfd.h"
 #include "shim/store.h"
 #include "shim/syscalls.h"

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* shim/passwd.c: a User resolved in a root's /etc/passwd and /etc/group,
+/* shim/images/passwd.c: a User resolved in a root's /etc/passwd and /etc/group,
  * and a uid's name. */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "shim/passwd.h"
+#include "shim/images/passwd.h"
 #include "shim/syscalls.h"
 #include "tests/unit/tap.h"
 

@@ -10,10 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "oci/cleanup.h"
+#include "oci/base/cleanup.h"
 #include "oci/spec.h"
 #include "shim/fsutil.h"
-#include "shim/resctrl.h"
+#include "shim/cgroups/resctrl.h"
 #include "tests/unit/tap.h"
 
 static struct shim_error err;

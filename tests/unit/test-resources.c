@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * oci/resources.c: linux.resources as cgroup v2 writes, and
- * shim/devices_bpf.c: the device program, run here by a small interpreter
+ * shim/cgroups/devices_bpf.c: the device program, run here by a small interpreter
  * of the instructions it emits.
  */
 #include <errno.h>
@@ -12,8 +12,8 @@
 #include "oci/json.h"
 #include "oci/resources.h"
 #include "oci/update_flags.h"
-#include "shim/cgroup_v1.h"
-#include "shim/devices_bpf.h"
+#include "shim/cgroups/cgroup_v1.h"
+#include "shim/cgroups/devices_bpf.h"
 #include "shim/fsutil.h"
 #include "shim/store.h"
 #include "tests/unit/tap.h"

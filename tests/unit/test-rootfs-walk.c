@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* shim/rootfs_walk.c: rootfs_make_path on a temporary tree laid out as a
+/* shim/filesystem/rootfs_walk.c: rootfs_make_path on a temporary tree laid out as a
  * hostile image would be (dangling links, "..", absolute targets, loops,
  * a folder swapped for a link while the walk runs). Each test checks
  * where the entries landed, and that nothing appeared beside the root. */
@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "shim/rootfs_walk.h"
+#include "shim/filesystem/rootfs_walk.h"
 #include "tests/unit/tap.h"
 
 static char base[64];	/* holds root/ and outside/ */

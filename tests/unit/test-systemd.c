@@ -5,10 +5,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "shim/dbus.h"
-#include "shim/devices_bpf.h"
-#include "shim/systemd.h"
-#include "shim/systemd_props.h"
+#include "shim/cgroups/dbus.h"
+#include "shim/cgroups/devices_bpf.h"
+#include "shim/cgroups/systemd.h"
+#include "shim/cgroups/systemd_props.h"
 #include "tests/unit/tap.h"
 
 static struct shim_error err;

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* shim/utc.c: RFC 3339 times in UTC without the time zone file. */
+/* oci/base/utc.c: RFC 3339 times in UTC without the time zone file. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#include "shim/utc.h"
+#include "oci/base/utc.h"
 #include "tests/unit/tap.h"
 
 /* What glibc's gmtime_r and strftime say, for comparison. */
