@@ -38,8 +38,7 @@ static const char *const hierarchy[V1_N] = {
 	[V1_UNIFIED] = "unified",
 };
 
-/* How /proc/self/cgroup names each ("" is the unified cgroup2's line). */
-static const char *proc_name(enum cgroup_v1_ctrl c)
+const char *cgroup_v1_ctrl_name(enum cgroup_v1_ctrl c)
 {
 	return c == V1_SYSTEMD ? "name=systemd" : c == V1_UNIFIED ? "" : hierarchy[c];
 }
@@ -68,7 +67,7 @@ static int own_cgroup(const char *table, enum cgroup_v1_ctrl c, char *out, size_
 	char want[64];
 	const char *line = table;
 
-	snprintf(want, sizeof(want), ",%s,", proc_name(c));
+	snprintf(want, sizeof(want), ",%s,", cgroup_v1_ctrl_name(c));
 	for (; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
 		const char *ctrl = strchr(line, ':'), *path = ctrl ? strchr(ctrl + 1, ':') : NULL;
 		const char *end = path ? strchr(path, '\n') : NULL;
@@ -858,6 +857,10 @@ static int destroy_one(enum cgroup_v1_ctrl c, const char *rel, struct shim_error
 		return 0;
 	if (path_format(path, sizeof(path), err, "%s/%s%s", CGROUP_V1_ROOT, hierarchy[c], rel) < 0)
 		return shim_error_wrap(err, "cgroup v1");
+	/* empty (the init reaped, nothing left), as most are at delete:
+	 * removed at once, frozen or not; EBUSY takes the whole way */
+	if (rmdir(path) == 0 || errno == ENOENT)
+		return 0;
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : shim_fail_errno(err, "cgroup v1: open %s", path);
