@@ -245,7 +245,8 @@ int resctrl_open_monitor(int group, const char *id, struct shim_error *err)
 	char path[NAME_MAX + 16];
 	int fd;
 
-	snprintf(path, sizeof(path), "mon_groups/%s", id);
+	if (path_format(path, sizeof(path), err, "mon_groups/%s", id) < 0)
+		return shim_error_wrap(err, "linux.intelRdt.enableMonitoring");
 	fd = openat(group, path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return shim_fail_errno(err, "linux.intelRdt.enableMonitoring: the monitoring group %s",
@@ -257,7 +258,8 @@ int resctrl_remove_monitor(int root, const char *group, const char *id, struct s
 {
 	char path[2 * NAME_MAX + 16];
 
-	snprintf(path, sizeof(path), "%s/mon_groups/%s", group, id);
+	if (path_format(path, sizeof(path), err, "%s/mon_groups/%s", group, id) < 0)
+		return shim_error_wrap(err, "removing a resctrl monitoring group");
 	if (unlinkat(root, path, AT_REMOVEDIR) < 0 && errno != ENOENT)
 		return shim_fail_errno(err, "removing resctrl monitoring group \"%s\"", path);
 	return 0;

@@ -125,7 +125,9 @@ static int dump_opts(struct bytebuf *opts, const struct container *c, const stru
 	if (c->state->cgroup_path) {
 		char path[PATH_MAX];
 
-		snprintf(path, sizeof(path), "%s%s", CGROUP_ROOT, c->state->cgroup_path);
+		if (path_format(path, sizeof(path), err, "%s%s", CGROUP_ROOT,
+				c->state->cgroup_path) < 0)
+			return shim_error_wrap(err, "checkpoint: the cgroup");
 		pb_string(opts, CRIU_OPT_FREEZE_CGROUP, path);
 	}
 	if (add_external_ns(opts, b->spec, err) < 0)

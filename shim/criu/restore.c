@@ -15,6 +15,7 @@
 #include "shim/bundle.h"
 #include "shim/cgroups/cgroup_v1.h"
 #include "shim/criu/restore.h"
+#include "shim/filesystem/bind_sources.h"
 #include "shim/criu/criu.h"
 #include "shim/criu/criu_common.h"
 #include "shim/fd.h"
@@ -51,9 +52,8 @@ static bool source_is_dir(const struct bundle *b, const struct oci_mount *m)
 
 	if (!m->bind || !m->source)
 		return true;
-	snprintf(path, sizeof(path), "%s%s%s", m->source[0] == '/' ? "" : b->path,
-		 m->source[0] == '/' ? "" : "/", m->source);
-	return stat(path, &st) < 0 || S_ISDIR(st.st_mode);
+	return bind_source_path(m, b->path, path, sizeof(path)) < 0 || stat(path, &st) < 0 ||
+	       S_ISDIR(st.st_mode);
 }
 
 /* The last bind mount before mounts[i] whose destination holds mounts[i]'s
@@ -86,8 +86,9 @@ static int make_in_bind_source(const struct bundle *b, const struct oci_mount *p
 	_cleanup_close_ int src = -1;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s%s%s", parent->source[0] == '/' ? "" : b->path,
-		 parent->source[0] == '/' ? "" : "/", parent->source);
+	if (bind_source_path(parent, b->path, path, sizeof(path)) < 0)
+		return shim_fail(err, ENAMETOOLONG, "the source of %s: too long",
+				 parent->destination);
 	src = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (src < 0)
 		return shim_fail_errno(err, "the source %s of %s", path, parent->destination);
@@ -127,7 +128,7 @@ static int make_mountpoints(const struct bundle *b, struct shim_error *err)
 }
 
 /* Each external mount bound again from its source in this config. */
-static void add_restore_mounts(struct bytebuf *o, const struct bundle *b)
+static int add_restore_mounts(struct bytebuf *o, const struct bundle *b, struct shim_error *err)
 {
 	for (size_t i = 0; i < b->spec->n_mounts; i++) {
 		const struct oci_mount *m = &b->spec->mounts[i];
@@ -136,10 +137,12 @@ static void add_restore_mounts(struct bytebuf *o, const struct bundle *b)
 		if (!m->bind || !m->source)
 			continue;
 		criu_mount_key(b->rootfs, m->destination, dest, sizeof(dest));
-		snprintf(source, sizeof(source), "%s%s%s", m->source[0] == '/' ? "" : b->path,
-			 m->source[0] == '/' ? "" : "/", m->source);
+		if (bind_source_path(m, b->path, source, sizeof(source)) < 0)
+			return shim_fail(err, ENAMETOOLONG, "mounts[%zu] (%s): source: too long", i,
+					 m->destination);
 		pb_ext_mount(o, dest, source);
 	}
+	return 0;
 }
 
 /* descriptors.json: the init's fds 0-2 when it was dumped. A pipe among
@@ -298,8 +301,7 @@ static int restore_opts(struct bytebuf *opts, const struct restore_opts *o,
 	if (o->lsm_mount_context)
 		pb_string(opts, CRIU_OPT_LSM_MOUNT_CONTEXT, o->lsm_mount_context);
 	add_cgroup_roots(opts, t);
-	add_restore_mounts(opts, t->b);
-	if (add_inherited_stdio(opts, d->image, err) < 0)
+	if (add_restore_mounts(opts, t->b, err) < 0 || add_inherited_stdio(opts, d->image, err) < 0)
 		return -1;
 	return opts->failed ? shim_fail(err, ENOMEM, "criu: encoding the options") : 0;
 }

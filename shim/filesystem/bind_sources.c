@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "shim/filesystem/bind_sources.h"
+#include "shim/fsutil.h"
 #include "shim/clone.h"
 #include "shim/log.h"
 #include "shim/filesystem/mount.h"
@@ -23,15 +24,12 @@ bool mount_is_bind(const struct oci_mount *m, bool *recursive)
 
 int bind_source_path(const struct oci_mount *m, const char *bundle, char *buf, size_t len)
 {
-	int n;
+	struct shim_error too_long = { 0 };
 
 	if (!m->source || !*m->source)
 		return -1;
-	if (m->source[0] == '/')
-		n = snprintf(buf, len, "%s", m->source);
-	else
-		n = snprintf(buf, len, "%s/%s", bundle, m->source);
-	return n < 0 || (size_t)n >= len ? -1 : 0;
+	return path_format(buf, len, &too_long, "%s%s%s", m->source[0] == '/' ? "" : bundle,
+			   m->source[0] == '/' ? "" : "/", m->source);
 }
 
 struct sources_job {

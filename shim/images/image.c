@@ -91,7 +91,8 @@ static int blob_open(int layout, const struct oci_descriptor *d, int scratch,
 	int64_t size;
 	struct stat st;
 
-	snprintf(path, sizeof(path), "blobs/sha256/%s", hex);
+	if (path_format(path, sizeof(path), err, "blobs/sha256/%s", hex) < 0)
+		return shim_error_wrap(err, "blob %s", d->digest);
 	in = openat(layout, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (in < 0 || fstat(in, &st) < 0)
 		return shim_fail_errno(err, "blob %s", d->digest);

@@ -88,7 +88,8 @@ static int open_dir_in_root(int rootfd, const char *path, bool create, struct sh
 	fd = openat2_retry(rootfd, *path ? path : ".", O_PATH | O_DIRECTORY, resolve);
 	if (fd >= 0 || errno != ENOENT || !create)
 		return fd >= 0 ? fd : shim_fail_errno(err, "open folder /%s in the rootfs", path);
-	snprintf(parent, sizeof(parent), "%s", path);
+	if (path_format(parent, sizeof(parent), err, "%s", path) < 0)
+		return -1;
 	name = split_last(parent);
 	pfd = open_dir_in_root(rootfd, parent, true, err);
 	if (pfd < 0)
