@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oci/base/cleanup.h"
 #include "oci/devices.h"
 #include "oci/json.h"
-#include "oci/base/cleanup.h"
 
 #define DEV_ID_MAX 0xfffffffeULL
 

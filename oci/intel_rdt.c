@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oci/base/strv.h"
 #include "oci/intel_rdt.h"
 #include "oci/json.h"
-#include "oci/base/strv.h"
 
 /* Names resctrl keeps for itself at its root. */
 static bool clos_id_valid(const char *id)

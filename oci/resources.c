@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oci/base/cleanup.h"
 #include "oci/json.h"
 #include "oci/refused.h"
 #include "oci/resources.h"
-#include "oci/base/cleanup.h"
 
 #define DEFAULT_CPU_PERIOD 100000
 

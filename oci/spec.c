@@ -11,13 +11,13 @@
 #include <sys/personality.h>
 #include <sys/resource.h>
 
+#include "oci/base/cleanup.h"
 #include "oci/devices.h"
 #include "oci/idlist.h"
 #include "oci/json.h"
 #include "oci/netdevices.h"
 #include "oci/refused.h"
 #include "oci/spec.h"
-#include "oci/base/cleanup.h"
 
 #define ID_MAX 4294967294ULL	/* (uid_t)-1 means "no change" to setuid() */
 

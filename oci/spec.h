@@ -12,15 +12,15 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "oci/base/error.h"
 #include "oci/devices.h"
-#include "oci/intel_rdt.h"
-#include "oci/netdevices.h"
 #include "oci/hooks.h"
 #include "oci/idlist.h"
+#include "oci/intel_rdt.h"
 #include "oci/mount_options.h"
+#include "oci/netdevices.h"
 #include "oci/resources.h"
 #include "oci/seccomp.h"
-#include "oci/base/error.h"
 
 struct oci_rlimit {
 	int resource;		/* RLIMIT_* */

@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "oci/base/cleanup.h"
 #include "oci/gen.h"
 #include "oci/image.h"
 #include "oci/spec.h"
-#include "oci/base/cleanup.h"
 
 /*
  * runc's template after the process, in pieces: `spec --rootless` leaves

@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oci/base/strv.h"
 #include "oci/gen.h"
 #include "oci/json.h"
 #include "oci/state.h"
-#include "oci/base/strv.h"
 
 struct oci_state_view oci_state_view(const struct oci_state *st)
 {

@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "shim/bundle.h"
 #include "oci/base/cleanup.h"
+#include "shim/bundle.h"
 #include "shim/fsutil.h"
 #include "shim/store.h"
 

@@ -3,8 +3,8 @@
 #ifndef SHIM_BUNDLE_H
 #define SHIM_BUNDLE_H
 
-#include "oci/spec.h"
 #include "oci/base/error.h"
+#include "oci/spec.h"
 
 struct bundle {
 	char *path;		/* absolute, resolved */

@@ -10,8 +10,8 @@
 #ifndef SHIM_CAPS_H
 #define SHIM_CAPS_H
 
-#include "oci/spec.h"
 #include "oci/base/error.h"
+#include "oci/spec.h"
 
 /* The highest capability number this kernel has (its cap_last_cap),
  * asked with PR_CAPBSET_READ, not read from /proc. */

@@ -20,8 +20,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "oci/state.h"
 #include "oci/base/error.h"
+#include "oci/state.h"
 #include "shim/cgroups/cgroup_v1.h"
 
 struct restore_opts;

@@ -8,8 +8,9 @@
 #include <unistd.h>
 
 #include "oci/base/cleanup.h"
-#include "shim/syscalls.h"
 #include "shim/cgroups/cgroup.h"
+#include "shim/cgroups/cgroup_v1.h"
+#include "shim/cgroups/resctrl.h"
 #include "shim/clean_clone.h"
 #include "shim/exec.h"
 #include "shim/fd.h"
@@ -19,12 +20,11 @@
 #include "shim/pidfd.h"
 #include "shim/process.h"
 #include "shim/procfs.h"
-#include "shim/cgroups/cgroup_v1.h"
-#include "shim/cgroups/resctrl.h"
 #include "shim/seccomp.h"
 #include "shim/spawn.h"
 #include "shim/store.h"
 #include "shim/sync.h"
+#include "shim/syscalls.h"
 #include "shim/terminal.h"
 
 /* The init's namespaces that are not ours, split by when they are joined. */

@@ -18,9 +18,9 @@
 
 #include <stdbool.h>
 
+#include "oci/base/error.h"
 #include "oci/spec.h"
 #include "shim/container.h"
-#include "oci/base/error.h"
 
 struct exec_opts {
 	const struct oci_process *process;

@@ -9,11 +9,11 @@
 
 #include "oci/base/cleanup.h"
 #include "shim/cgroups/cgroup.h"
-#include "shim/holdings.h"
+#include "shim/cgroups/resctrl.h"
 #include "shim/filesystem/inherited_mounts.h"
+#include "shim/holdings.h"
 #include "shim/log.h"
 #include "shim/network/netdev.h"
-#include "shim/cgroups/resctrl.h"
 #include "shim/rootless.h"
 #include "shim/store.h"
 

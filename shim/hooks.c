@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "oci/state.h"
 #include "oci/base/cleanup.h"
 #include "oci/base/clock.h"
+#include "oci/state.h"
 #include "shim/clone.h"
 #include "shim/fd.h"
 #include "shim/hooks.h"

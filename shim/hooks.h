@@ -20,8 +20,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "oci/spec.h"
 #include "oci/base/error.h"
+#include "oci/spec.h"
 
 /* The hooks of one kind, in order; the first failure stops them and names
  * the hook: "error running createRuntime hook #1: hooks.createRuntime[1]

@@ -8,21 +8,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "oci/spec.h"
 #include "oci/base/cleanup.h"
+#include "oci/spec.h"
 #include "shim/fd.h"
+#include "shim/filesystem/rootfs.h"
 #include "shim/hooks.h"
 #include "shim/init.h"
 #include "shim/log.h"
-#include "shim/network/loopback.h"
 #include "shim/namespaces.h"
+#include "shim/network/loopback.h"
 #include "shim/process.h"
 #include "shim/procfs.h"
-#include "shim/filesystem/rootfs.h"
 #include "shim/store.h"
 #include "shim/sync.h"
-#include "shim/sysctl.h"
 #include "shim/syscalls.h"
+#include "shim/sysctl.h"
 #include "shim/terminal.h"
 
 #define KEY_POSSESSOR_ALL 0x3f000000u	/* view, read, write, search, link, setattr */

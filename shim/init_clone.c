@@ -8,13 +8,13 @@
 #include "shim/cgroups/cgroup_v1.h"
 #include "shim/clean_clone.h"
 #include "shim/clone.h"
+#include "shim/filesystem/rootfs.h"
 #include "shim/hooks.h"
 #include "shim/init_clone.h"
 #include "shim/log.h"
 #include "shim/process.h"
 #include "shim/procfs.h"
 #include "shim/rootless.h"
-#include "shim/filesystem/rootfs.h"
 
 /* An init that joins a PID namespace by path (a Kubernetes pod's shared
  * one) is seen there from its first instant by the processes of the

@@ -7,8 +7,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "shim/log.h"
 #include "oci/base/utc.h"
+#include "shim/log.h"
 
 static int log_fd = -1;
 static bool log_json, log_debug_on;

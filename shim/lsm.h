@@ -19,8 +19,8 @@
 
 #include <stdbool.h>
 
-#include "oci/spec.h"
 #include "oci/base/error.h"
+#include "oci/spec.h"
 
 bool lsm_apparmor_enabled(void);
 bool lsm_selinux_enabled(void);

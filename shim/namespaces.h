@@ -12,8 +12,8 @@
 
 #include <stdint.h>
 
-#include "oci/spec.h"
 #include "oci/base/error.h"
+#include "oci/spec.h"
 
 struct ns_join {
 	int fd[OCI_NS_COUNT];	/* -1 where there is nothing to join */

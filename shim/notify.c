@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "oci/base/cleanup.h"
-#include "oci/mount_options.h"
 #include "oci/base/strv.h"
+#include "oci/mount_options.h"
 #include "shim/log.h"
 #include "shim/notify.h"
 #include "shim/pidfd.h"

@@ -12,17 +12,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "oci/base/cleanup.h"
 #include "oci/idlist.h"
 #include "shim/caps.h"
-#include "oci/base/cleanup.h"
 #include "shim/fd.h"
+#include "shim/filesystem/rootfs.h"
 #include "shim/fsutil.h"
+#include "shim/images/passwd.h"
 #include "shim/log.h"
 #include "shim/lsm.h"
-#include "shim/images/passwd.h"
 #include "shim/process.h"
 #include "shim/procfs.h"
-#include "shim/filesystem/rootfs.h"
 #include "shim/seccomp.h"
 #include "shim/signals.h"
 #include "shim/syscalls.h"

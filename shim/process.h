@@ -16,9 +16,9 @@
 #include <limits.h>
 #include <stdbool.h>
 
+#include "oci/base/error.h"
 #include "oci/spec.h"
 #include "oci/state.h"
-#include "oci/base/error.h"
 
 struct seccomp_program;
 

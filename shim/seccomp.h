@@ -17,8 +17,8 @@
 #ifndef SHIM_SECCOMP_H
 #define SHIM_SECCOMP_H
 
-#include "oci/seccomp.h"
 #include "oci/base/error.h"
+#include "oci/seccomp.h"
 
 /* libseccomp's BPF with the ENOSYS stub in front (shim/seccomp_stub.h)
  * and the flags to load it with. */

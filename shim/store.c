@@ -11,13 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "oci/json.h"
 #include "oci/base/cleanup.h"
 #include "oci/base/strv.h"
+#include "oci/json.h"
 #include "shim/fsutil.h"
-#include "shim/syscalls.h"
 #include "shim/images/passwd.h"
 #include "shim/store.h"
+#include "shim/syscalls.h"
 
 int store_check_id(const char *id, struct shim_error *err)
 {

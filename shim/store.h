@@ -9,8 +9,8 @@
 
 #include <limits.h>
 #include <stdbool.h>
-#include "oci/state.h"
 #include "oci/base/error.h"
+#include "oci/state.h"
 
 #define STORE_FIFO "exec.fifo"
 #define STORE_CGROUP "cgroup"	/* the cgroup's path, apart from state.json */

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "shim/procfs.h"
 #include "shim/log.h"
+#include "shim/procfs.h"
 #include "shim/sysctl.h"
 
 static const char *const ipc_keys[] = {

@@ -11,8 +11,8 @@
 #ifndef SHIM_SYSCTL_H
 #define SHIM_SYSCTL_H
 
-#include "oci/spec.h"
 #include "oci/base/error.h"
+#include "oci/spec.h"
 
 /* At create, before anything is made: each key is allowed, or named. */
 int sysctl_check(const struct oci_spec *spec, struct shim_error *err);

@@ -14,8 +14,8 @@
 
 #include "oci/base/cleanup.h"
 #include "shim/fd.h"
-#include "shim/fsutil.h"
 #include "shim/filesystem/mount.h"
+#include "shim/fsutil.h"
 #include "shim/pidfd.h"
 #include "shim/signals.h"
 #include "shim/syscalls.h"

@@ -16,8 +16,8 @@
 
 #include <stdbool.h>
 
-#include "oci/spec.h"
 #include "oci/base/error.h"
+#include "oci/spec.h"
 
 /* The socket the pty master goes over: fds[1] is the init's end; fds[0],
  * without a console socket (foreground), the runtime's. Both -1 when

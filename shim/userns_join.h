@@ -20,8 +20,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "oci/spec.h"
 #include "oci/base/error.h"
+#include "oci/spec.h"
 
 /* Check spec's mappings against the namespace at user_fd, or fill them. */
 int userns_join_mappings(struct oci_spec *spec, int user_fd, struct shim_error *err);

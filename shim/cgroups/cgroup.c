@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "shim/cgroups/cgroup.h"
 #include "oci/base/cleanup.h"
+#include "shim/cgroups/cgroup.h"
 #include "shim/cgroups/devices_bpf.h"
 #include "shim/fsutil.h"
 #include "shim/log.h"

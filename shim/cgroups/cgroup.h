@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "oci/resources.h"
 #include "oci/base/error.h"
+#include "oci/resources.h"
 
 #define CGROUP_ROOT "/sys/fs/cgroup"
 

@@ -12,9 +12,9 @@
 
 #include "oci/base/cleanup.h"
 #include "shim/cgroups/cgroup_v1.h"
+#include "shim/filesystem/mount.h"
 #include "shim/fsutil.h"
 #include "shim/log.h"
-#include "shim/filesystem/mount.h"
 
 /* Bind the container's folder of the hierarchy name (host side) at
  * target/name; 0 when the container has none there. */

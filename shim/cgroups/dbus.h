@@ -17,8 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "oci/base/error.h"
 #include "oci/base/bytebuf.h"
+#include "oci/base/error.h"
 
 #define DBUS_SYSTEMD_PRIVATE "/run/systemd/private"
 

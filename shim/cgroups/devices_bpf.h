@@ -18,8 +18,8 @@
 #include <linux/bpf.h>
 #include <stddef.h>
 
-#include "oci/resources.h"
 #include "oci/base/error.h"
+#include "oci/resources.h"
 
 /* What every container may use, after the config's rules (runc's list). */
 extern const struct device_rule devices_default_rules[];

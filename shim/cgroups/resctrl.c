@@ -10,11 +10,11 @@
 #include <unistd.h>
 
 #include "oci/base/cleanup.h"
+#include "shim/cgroups/resctrl.h"
+#include "shim/filesystem/mountinfo.h"
 #include "shim/fsutil.h"
 #include "shim/log.h"
-#include "shim/filesystem/mountinfo.h"
 #include "shim/procfs.h"
-#include "shim/cgroups/resctrl.h"
 
 #define RDTGROUP_SUPER_MAGIC 0x7655821
 #define SCHEMATA_MAX 8192

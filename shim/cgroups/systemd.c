@@ -10,12 +10,12 @@
 
 #include "oci/base/cleanup.h"
 #include "shim/cgroups/cgroup.h"
-#include "shim/clone.h"
 #include "shim/cgroups/dbus.h"
-#include "shim/log.h"
-#include "shim/pidfd.h"
 #include "shim/cgroups/systemd.h"
 #include "shim/cgroups/systemd_props.h"
+#include "shim/clone.h"
+#include "shim/log.h"
+#include "shim/pidfd.h"
 
 #define SYSTEMD_PATH "/org/freedesktop/systemd1"
 #define SYSTEMD_MANAGER "org.freedesktop.systemd1.Manager"

@@ -7,9 +7,9 @@
 #include "oci/base/cleanup.h"
 #include "oci/idlist.h"
 #include "shim/cgroups/devices_bpf.h"
+#include "shim/cgroups/systemd_props.h"
 #include "shim/fsutil.h"
 #include "shim/log.h"
-#include "shim/cgroups/systemd_props.h"
 
 #define ACC_ALL (DEV_ACC_READ | DEV_ACC_WRITE | DEV_ACC_MKNOD)
 

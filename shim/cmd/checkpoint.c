@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include "oci/base/cleanup.h"
-#include "shim/criu/checkpoint.h"
-#include "shim/criu/restore.h"
 #include "shim/cmd/cmd.h"
-#include "shim/criu/criu_rpc.h"
+#include "shim/criu/checkpoint.h"
 #include "shim/criu/criu.h"
+#include "shim/criu/criu_rpc.h"
+#include "shim/criu/restore.h"
 #include "shim/terminal.h"
 
 #define DEFAULT_IMAGE_PATH "checkpoint"

@@ -10,8 +10,8 @@
 #include <getopt.h>
 #include <stdbool.h>
 
-#include "shim/container.h"
 #include "oci/base/error.h"
+#include "shim/container.h"
 
 struct global_opts {
 	const char *root;

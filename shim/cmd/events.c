@@ -20,9 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "oci/base/clock.h"
 #include "shim/cgroups/cgroup.h"
 #include "shim/cgroups/cgroup_v1.h"
-#include "oci/base/clock.h"
 #include "shim/cmd/cmd.h"
 #include "shim/pidfd.h"
 

@@ -14,15 +14,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "oci/base/cleanup.h"
 #include "oci/base/strv.h"
 #include "shim/bundle.h"
 #include "shim/caps.h"
-#include "oci/base/cleanup.h"
-#include "shim/log.h"
 #include "shim/cmd/cmd.h"
-#include "shim/lsm.h"
 #include "shim/exec.h"
 #include "shim/fsutil.h"
+#include "shim/log.h"
+#include "shim/lsm.h"
 
 #define MAX_PROCESS_JSON (1 << 20)
 

@@ -10,9 +10,9 @@
 #include "oci/seccomp.h"
 #include "oci/spec.h"
 
+#include "shim/cgroups/resctrl.h"
 #include "shim/cmd/cmd.h"
 #include "shim/lsm.h"
-#include "shim/cgroups/resctrl.h"
 #include "shim/version.h"
 
 static const char features_head[] =

@@ -4,8 +4,8 @@
 #include <stdbool.h>
 #include <signal.h>
 
-#include "shim/signals.h"
 #include "shim/cmd/cmd.h"
+#include "shim/signals.h"
 
 static const struct option kill_options[] = { { "all", no_argument, NULL, 'a' }, { 0 } };
 const struct cmd_flags kill_flags = { kill_options, "+a" };

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oci/base/strv.h"
 #include "oci/base/cleanup.h"
+#include "oci/base/strv.h"
 #include "shim/cmd/cmd.h"
 #include "shim/store.h"
 

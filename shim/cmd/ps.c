@@ -15,8 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "shim/cgroups/cgroup.h"
 #include "oci/base/cleanup.h"
+#include "shim/cgroups/cgroup.h"
 #include "shim/cmd/cmd.h"
 
 extern char **environ;

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "oci/spec.h"
 #include "oci/base/cleanup.h"
+#include "oci/spec.h"
 #include "shim/cmd/cmd.h"
 
 static const struct option opts[] = {

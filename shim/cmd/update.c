@@ -17,10 +17,10 @@
 #include "oci/resources.h"
 #include "oci/update_flags.h"
 #include "shim/cgroups/cgroup.h"
+#include "shim/cgroups/systemd.h"
 #include "shim/cmd/cmd.h"
 #include "shim/fsutil.h"
 #include "shim/store.h"
-#include "shim/cgroups/systemd.h"
 
 #define MAX_RESOURCES_JSON (1 << 20)
 

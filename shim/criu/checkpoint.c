@@ -12,14 +12,14 @@
 #include "oci/descriptors.h"
 #include "shim/bundle.h"
 #include "shim/cgroups/cgroup.h"
-#include "shim/criu/checkpoint.h"
 #include "shim/container.h"
+#include "shim/criu/checkpoint.h"
 #include "shim/criu/criu.h"
 #include "shim/criu/criu_common.h"
+#include "shim/filesystem/rootfs.h"
 #include "shim/fsutil.h"
 #include "shim/log.h"
 #include "shim/pidfd.h"
-#include "shim/filesystem/rootfs.h"
 
 #define DUMP_WAIT_MS 10000
 

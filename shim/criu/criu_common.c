@@ -10,9 +10,9 @@
 
 #include "oci/base/cleanup.h"
 #include "shim/criu/criu_common.h"
+#include "shim/filesystem/rootfs_walk.h"
 #include "shim/fsutil.h"
 #include "shim/log.h"
-#include "shim/filesystem/rootfs_walk.h"
 
 #define LOG_QUOTE_MAX (16 << 20)
 

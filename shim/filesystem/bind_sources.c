@@ -6,12 +6,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "shim/filesystem/bind_sources.h"
-#include "shim/fsutil.h"
-#include "shim/clone.h"
-#include "shim/log.h"
-#include "shim/filesystem/mount.h"
 #include "oci/mount_options.h"
+#include "shim/clone.h"
+#include "shim/filesystem/bind_sources.h"
+#include "shim/filesystem/mount.h"
+#include "shim/fsutil.h"
+#include "shim/log.h"
 #include "shim/pidfd.h"
 #include "shim/sync.h"
 

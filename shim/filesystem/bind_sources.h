@@ -21,8 +21,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "oci/spec.h"
 #include "oci/base/error.h"
+#include "oci/spec.h"
 
 /* Is m a bind mount (type "bind" or a bind option)? recursive: rbind. */
 bool mount_is_bind(const struct oci_mount *m, bool *recursive);

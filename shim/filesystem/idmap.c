@@ -8,13 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "shim/filesystem/bind_sources.h"
 #include "oci/base/cleanup.h"
+#include "oci/mount_options.h"
 #include "shim/clone.h"
-#include "shim/fsutil.h"
+#include "shim/filesystem/bind_sources.h"
 #include "shim/filesystem/idmap.h"
 #include "shim/filesystem/mount.h"
-#include "oci/mount_options.h"
+#include "shim/fsutil.h"
 #include "shim/namespaces.h"
 #include "shim/pidfd.h"
 

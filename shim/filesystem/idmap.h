@@ -13,8 +13,8 @@
 #ifndef SHIM_IDMAP_H
 #define SHIM_IDMAP_H
 
-#include "oci/spec.h"
 #include "oci/base/error.h"
+#include "oci/spec.h"
 
 /* trees[i] is a detached idmapped copy for mounts[i] with idmap, else -1
  * (malloc'd array of spec->n_mounts, or NULL when no mount asks). */

@@ -10,10 +10,10 @@
 #include <unistd.h>
 
 #include "oci/base/cleanup.h"
-#include "shim/fsutil.h"
 #include "shim/filesystem/inherited_mounts.h"
-#include "shim/log.h"
 #include "shim/filesystem/mountinfo.h"
+#include "shim/fsutil.h"
+#include "shim/log.h"
 #include "shim/procfs.h"
 #include "shim/store.h"
 #include "shim/syscalls.h"

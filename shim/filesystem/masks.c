@@ -8,10 +8,10 @@
 #include <unistd.h>
 
 #include "oci/base/cleanup.h"
-#include "shim/fsutil.h"
 #include "shim/filesystem/masks.h"
 #include "shim/filesystem/mount.h"
 #include "shim/filesystem/rootfs_walk.h"
+#include "shim/fsutil.h"
 #include "shim/syscalls.h"
 
 /* What follows destination in clean (both cleaned), "" for the mount

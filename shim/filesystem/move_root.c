@@ -9,11 +9,11 @@
 #include <unistd.h>
 
 #include "oci/base/cleanup.h"
-#include "shim/log.h"
-#include "shim/filesystem/mount.h"
 #include "oci/mount_options.h"
+#include "shim/filesystem/mount.h"
 #include "shim/filesystem/mountinfo.h"
 #include "shim/filesystem/move_root.h"
+#include "shim/log.h"
 #include "shim/procfs.h"
 
 static bool at_or_below(const char *path, const char *dir)

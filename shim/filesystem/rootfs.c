@@ -11,17 +11,17 @@
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
 
-#include "shim/filesystem/bind_sources.h"
 #include "oci/base/cleanup.h"
 #include "shim/cgroups/cgroup_v1.h"
+#include "shim/filesystem/bind_sources.h"
 #include "shim/filesystem/copyup.h"
-#include "shim/fsutil.h"
-#include "shim/log.h"
 #include "shim/filesystem/masks.h"
 #include "shim/filesystem/mount.h"
 #include "shim/filesystem/move_root.h"
-#include "shim/procfs.h"
 #include "shim/filesystem/rootfs.h"
+#include "shim/fsutil.h"
+#include "shim/log.h"
+#include "shim/procfs.h"
 #include "shim/syscalls.h"
 
 static int host_cgroup2 = -1;

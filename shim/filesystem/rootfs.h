@@ -23,8 +23,8 @@
 #ifndef SHIM_ROOTFS_H
 #define SHIM_ROOTFS_H
 
-#include "oci/spec.h"
 #include "oci/base/error.h"
+#include "oci/spec.h"
 #include "shim/filesystem/masks.h"
 #include "shim/filesystem/rootfs_walk.h"
 

@@ -9,9 +9,9 @@
 
 #include "oci/base/cleanup.h"
 #include "shim/filesystem/bind_sources.h"
-#include "shim/log.h"
 #include "shim/filesystem/mount.h"
 #include "shim/filesystem/rootfs.h"
+#include "shim/log.h"
 
 /* Each bind source not prepared yet, cloned as a detached tree. */
 static int clone_bind_sources(const struct oci_spec *spec, const char *bundle, int *prepared,

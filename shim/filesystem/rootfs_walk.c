@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include "oci/base/cleanup.h"
+#include "shim/filesystem/rootfs_walk.h"
 #include "shim/fsutil.h"
 #include "shim/procfs.h"
-#include "shim/filesystem/rootfs_walk.h"
 #include "shim/syscalls.h"
 
 #define WALK_MAX_LINKS 40	/* dangling links followed, as the kernel's MAXSYMLINKS */

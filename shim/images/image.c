@@ -10,14 +10,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "oci/image.h"
-#include "oci/base/strv.h"
 #include "oci/base/cleanup.h"
+#include "oci/base/strv.h"
+#include "oci/image.h"
 #include "shim/fsutil.h"
 #include "shim/images/image.h"
 #include "shim/images/layer.h"
-#include "shim/log.h"
 #include "shim/images/passwd.h"
+#include "shim/log.h"
 #include "shim/store.h"
 
 #define JSON_BLOB_MAX (4 << 20)

@@ -22,8 +22,8 @@
 
 #include <sys/types.h>
 
-#include "oci/spec.h"
 #include "oci/base/error.h"
+#include "oci/spec.h"
 
 #define STORE_NETNS "netns"		/* the held network namespace */
 #define STORE_NETDEV "netdevices"	/* one line each (shim/network/netdev.c) */

@@ -12,8 +12,8 @@
 
 #include "oci/base/cleanup.h"
 #include "oci/spec.h"
-#include "shim/fsutil.h"
 #include "shim/cgroups/resctrl.h"
+#include "shim/fsutil.h"
 #include "tests/unit/tap.h"
 
 static struct shim_error err;
