@@ -21,13 +21,21 @@ int rootfs_lookup(int root_fd, const char *path, int flags)
 	return openat2_retry(root_fd, path, flags, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
 }
 
+/* A lookup of path failed (errno): said, naming openat2 where the kernel
+ * lacks it. */
+static int lookup_failed(const char *path, struct shim_error *err)
+{
+	if (errno == ENOSYS)
+		return shim_fail(err, ENOSYS, "open %s in the rootfs: openat2 is missing (Linux has "
+				 "it from 5.6)", path);
+	return shim_fail_errno(err, "open %s in the rootfs", path);
+}
+
 int rootfs_open(int root_fd, const char *path, int flags, struct shim_error *err)
 {
 	int fd = rootfs_lookup(root_fd, path, flags);
 
-	if (fd < 0)
-		return shim_fail_errno(err, "open %s in the rootfs", path);
-	return fd;
+	return fd < 0 ? lookup_failed(path, err) : fd;
 }
 
 /* One walk of rootfs_make_path: its own copy of the path, which a dangling
@@ -56,7 +64,7 @@ static enum lookup look_up(int root_fd, const char *path, int *fd, struct shim_e
 		return LOOKUP_FOUND;
 	if (errno == ENOENT)
 		return LOOKUP_MISSING;
-	shim_fail_errno(err, "open %s in the rootfs", path);
+	lookup_failed(path, err);
 	return LOOKUP_FAILED;
 }
 
