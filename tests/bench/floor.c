@@ -22,6 +22,11 @@
  * stderr). With FLOOR_STAGES=1 in the environment, each step's time since
  * the start goes to stderr ("floor: 1.234 ms cgroup"), for a comparison
  * with shim's --debug stages; the clock reads cost a syscall each.
+ *
+ * On a cgroup v1 host (tests/bench/native on a hybrid one), the folder is
+ * made in the devices hierarchy instead, with the same rules written to
+ * devices.deny and devices.allow, and the parent joins it for the clone
+ * (no CLONE_INTO_CGROUP) and leaves it after.
  */
 #include <errno.h>
 #include <net/if.h>
@@ -265,14 +270,68 @@ static void device_program(int cg)
 	}
 }
 
+/* The caller's folder of hierarchy ctrl ("" for the unified one) from
+ * /proc/self/cgroup, into out ("/" where it has none). */
+static void own_folder(const char *ctrl, char *out, size_t len)
+{
+	char line[4096];
+	FILE *f = fopen("/proc/self/cgroup", "re");
+
+	snprintf(out, len, "/");
+	while (f && fgets(line, sizeof(line), f)) {
+		char *names = strchr(line, ':'), *path = names ? strchr(names + 1, ':') : NULL;
+
+		if (!path)
+			continue;
+		*path++ = '\0';
+		path[strcspn(path, "\n")] = '\0';
+		if (*ctrl ? strstr(names + 1, ctrl) != NULL : names[1] == '\0')
+			snprintf(out, len, "%s", path);
+	}
+	if (f)
+		fclose(f);
+}
+
+static void write_file(const char *folder, const char *file, const char *text)
+{
+	char path[4300];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", folder, file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, text, strlen(text)) < 0)
+		die(path);
+	close(fd);
+}
+
+/* cgroup v1: the devices folder with deny-all and the default devices,
+ * which the caller joins for the clone. */
+static void v1_folder(char *folder, size_t len)
+{
+	static const char *const allow[] = { "c 1:3 rwm", "c 1:5 rwm", "c 1:7 rwm", "c 1:8 rwm",
+					     "c 1:9 rwm", "c 5:0 rwm", "c 5:2 rwm", "c 136:* rwm" };
+	char self[4096], pid[32];
+
+	own_folder("devices", self, sizeof(self));
+	snprintf(folder, len, "/sys/fs/cgroup/devices%s/floor-%d", strcmp(self, "/") ? self : "",
+		 (int)getpid());
+	if (mkdir(folder, 0755) < 0)
+		die(folder);
+	write_file(folder, "devices.deny", "a");
+	for (size_t i = 0; i < sizeof(allow) / sizeof(allow[0]); i++)
+		write_file(folder, "devices.allow", allow[i]);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	write_file(folder, "cgroup.procs", pid);
+}
+
 int main(int argc, char **argv)
 {
-	char self[4096] = "", folder[4200];
+	char self[4096] = "", own[4096] = "/", folder[4200];
+	bool v1;
 	struct shim_clone_args ca = { .flags = NS_FLAGS | CLONE_PIDFD | CLONE_INTO_CGROUP,
 				      .exit_signal = SIGCHLD };
 	siginfo_t info = { 0 };
 	int cg, pidfd = -1;
-	FILE *f;
 	pid_t pid;
 
 	if (argc < 3) {
@@ -281,30 +340,43 @@ int main(int argc, char **argv)
 	}
 	staged = getenv("FLOOR_STAGES") != NULL;
 	clock_gettime(CLOCK_MONOTONIC, &started);
-	/* a folder beside our own cgroup ("0::/path") */
-	f = fopen("/proc/self/cgroup", "re");
-	if (!f || !fgets(self, sizeof(self), f) || strncmp(self, "0::", 3) != 0)
-		die("reading /proc/self/cgroup (cgroup v2 only)");
-	fclose(f);
-	self[strcspn(self, "\n")] = '\0';
-	*strrchr(self, '/') = '\0';
-	snprintf(folder, sizeof(folder), "/sys/fs/cgroup%s/floor-%d", self + 3, (int)getpid());
-	if (mkdir(folder, 0755) < 0 || (cg = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		die(folder);
-	device_program(cg);
+	v1 = access("/sys/fs/cgroup/cgroup.controllers", F_OK) != 0;
+	if (v1) {
+		own_folder("devices", own, sizeof(own));
+		v1_folder(folder, sizeof(folder));
+		ca.flags &= ~(uint64_t)CLONE_INTO_CGROUP;
+		cg = -1;
+	} else {
+		/* a folder beside our own cgroup ("0::/path") */
+		own_folder("", self, sizeof(self));
+		*strrchr(self, '/') = '\0';
+		snprintf(folder, sizeof(folder), "/sys/fs/cgroup%s/floor-%d", self, (int)getpid());
+		if (mkdir(folder, 0755) < 0 ||
+		    (cg = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+			die(folder);
+		device_program(cg);
+		ca.cgroup = (uint64_t)cg;
+	}
 	stage("cgroup and device program");
-	ca.cgroup = (uint64_t)cg;
 	ca.pidfd = (uint64_t)(uintptr_t)&pidfd;
 	pid = sys_clone3(&ca, sizeof(ca));
 	if (pid < 0)
 		die("clone3");
 	if (pid == 0)
 		return child(argv[1], argv + 2);
+	if (v1) {	/* back where we were, so that the folder can go */
+		char back[4200], mine[32];
+
+		snprintf(back, sizeof(back), "/sys/fs/cgroup/devices%s", own);
+		snprintf(mine, sizeof(mine), "%d", (int)getpid());
+		write_file(back, "cgroup.procs", mine);
+	}
 	stage("init cloned");
 	if (waitid((idtype_t)P_PIDFD, (id_t)pidfd, &info, WEXITED) < 0)
 		die("waitid");
 	stage("the init is gone");
-	close(cg);
+	if (cg >= 0)
+		close(cg);
 	if (rmdir(folder) < 0)
 		die(folder);
 	stage("cgroup removed");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * runtime_bench [-t TURN] [-i] [-e ID] ROOT BUNDLE RUNS RUNTIME...: RUNS sequential
+ * runtime_bench [-t TURN] [-i] [-e ID] [-s] ROOT BUNDLE RUNS RUNTIME...: RUNS sequential
  * `RUNTIME --root ROOT run -b BUNDLE bench-K-N` of each RUNTIME (create +
  * start + wait + delete in one command, for runc, crun and shim alike),
  * stdio on /dev/null, the runtimes taking turns of TURN runs each (default
@@ -16,7 +16,14 @@
  *
  * With -e ID each run is instead `RUNTIME --root ROOT exec ID /bin/true`,
  * in a container the caller started in ROOT (BUNDLE is then unused): exec
- * of each runtime into the same container.
+ * of each runtime into the same container. Where ROOT has a folder named
+ * after a runtime (its basename), that runtime's exec uses it as its
+ * root instead: a container of its own, as runtimes keep their state
+ * each their own way.
+ *
+ * With -s each run is instead three commands, timed together: `create -b
+ * BUNDLE ID`, `start ID`, `delete -f ID` (the engines' way: containerd's
+ * shim creates, starts and deletes apart); the floor still runs whole.
  *
  * With -i each run is instead `RUNTIME --root ROOT create -b BUNDLE bad/id`,
  * which a runtime refuses at the id, before any work: what is timed is its
@@ -26,8 +33,8 @@
  * A run that fails has what it wrote to stderr printed on ours (stdio is
  * /dev/null otherwise), so that a rare failure can be told apart.
  *
- * Output, a line a runtime: "NAME median_us=N mean_us=N min_us=N max_us=N
- * maxrss_kb=N runs=N failed=N", NAME being RUNTIME's basename.
+ * Output, a line a runtime: "NAME median_us=N p90_us=N mean_us=N min_us=N
+ * max_us=N maxrss_kb=N runs=N failed=N", NAME being RUNTIME's basename.
  */
 #include <fcntl.h>
 #include <libgen.h>
@@ -99,6 +106,7 @@ static int is_floor(const char *path)
 
 static int refused_at_id;	/* -i */
 static char *exec_into;		/* -e ID */
+static int split;		/* -s */
 
 static void show_failure(const struct runtime *r, int i, int status)
 {
@@ -110,6 +118,31 @@ static void show_failure(const struct runtime *r, int i, int status)
 		n > 0 ? ", its stderr:\n" : "\n", text);
 }
 
+/* -s: create, start and delete -f of id, their times added; the first
+ * failure's status. */
+static int split_run(char *path, char *root, char *bundle, char *id, long long *us, long *rss)
+{
+	char *create[] = { path, "--root", root, "create", "-b", bundle, id, NULL };
+	char *start[] = { path, "--root", root, "start", id, NULL };
+	char *del[] = { path, "--root", root, "delete", "-f", id, NULL };
+	char **cmds[] = { create, start, del };
+	int status = 0;
+
+	*us = 0;
+	for (int c = 0; c < 3; c++) {
+		long long t;
+		long r = 0;
+		int s = one_run(cmds[c], &t, &r);
+
+		*us += t;
+		if (r > *rss)
+			*rss = r;
+		if (s != 0 && status == 0)
+			status = s;
+	}
+	return status;
+}
+
 /* Run i of runtime k, timed into r. */
 static void time_run(struct runtime *r, int k, int i, char *root, char *bundle, char *rootfs)
 {
@@ -117,15 +150,24 @@ static void time_run(struct runtime *r, int k, int i, char *root, char *bundle, 
 	char *cmd[] = { r->path, "--root", root, "run", "-b", bundle, id, NULL };
 	char *refused[] = { r->path, "--root", root, "create", "-b", bundle, "bad/id", NULL };
 	char *floor_cmd[] = { r->path, rootfs, "/bin/true", NULL };
+	char own_root[4096], copy[4096];
 	char *exec_cmd[] = { r->path, "--root", root, "exec", exec_into, "/bin/true", NULL };
 	long rss = 0;
 	int status;
 
+	snprintf(copy, sizeof(copy), "%s", r->path);
+	snprintf(own_root, sizeof(own_root), "%s/%s", root, basename(copy));
+	if (exec_into && access(own_root, F_OK) == 0)
+		exec_cmd[2] = own_root;
+
 	snprintf(id, sizeof(id), "bench-%d-%d", k, i);
 	if (run_stderr >= 0 && (ftruncate(run_stderr, 0) < 0 || lseek(run_stderr, 0, SEEK_SET) < 0))
 		run_stderr = -1;
-	status = one_run(refused_at_id ? refused : exec_into ? exec_cmd
-				   : is_floor(r->path) ? floor_cmd : cmd, &r->t[i], &rss);
+	if (split && !is_floor(r->path))
+		status = split_run(r->path, root, bundle, id, &r->t[i], &rss);
+	else
+		status = one_run(refused_at_id ? refused : exec_into ? exec_cmd
+					   : is_floor(r->path) ? floor_cmd : cmd, &r->t[i], &rss);
 	if (refused_at_id ? status <= 0 || status >= 126 : status != 0) {
 		r->failed++;
 		show_failure(r, i, status);
@@ -141,9 +183,9 @@ static void report(const struct runtime *r, int runs)
 
 	snprintf(copy, sizeof(copy), "%s", r->path);
 	qsort(r->t, (size_t)runs, sizeof(*r->t), cmp_ll);
-	printf("%s median_us=%lld mean_us=%lld min_us=%lld max_us=%lld maxrss_kb=%ld runs=%d "
-	       "failed=%d\n", basename(copy), r->t[runs / 2], r->sum / runs, r->t[0],
-	       r->t[runs - 1], r->maxrss, runs, r->failed);
+	printf("%s median_us=%lld p90_us=%lld mean_us=%lld min_us=%lld max_us=%lld maxrss_kb=%ld "
+	       "runs=%d failed=%d\n", basename(copy), r->t[runs / 2], r->t[runs * 9 / 10],
+	       r->sum / runs, r->t[0], r->t[runs - 1], r->maxrss, runs, r->failed);
 }
 
 int main(int argc, char **argv)
@@ -164,9 +206,14 @@ int main(int argc, char **argv)
 		exec_into = argv[2];
 		argc -= 2, argv += 2;
 	}
+	if (argc > 1 && strcmp(argv[1], "-s") == 0) {
+		split = 1;
+		argc--, argv++;
+	}
 	n = argc - 4;
 	if (argc < 5 || n > 8 || (runs = atoi(argv[3])) < 1 || turn < 1) {
-		fprintf(stderr, "usage: runtime_bench [-t TURN] [-i] [-e ID] ROOT BUNDLE RUNS RUNTIME...\n");
+		fprintf(stderr, "usage: runtime_bench [-t TURN] [-i] [-e ID] [-s] ROOT BUNDLE RUNS "
+			"RUNTIME...\n");
 		return 2;
 	}
 	for (int k = 0; k < n; k++) {
