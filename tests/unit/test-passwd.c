@@ -8,36 +8,18 @@
 
 #include "shim/images/passwd.h"
 #include "shim/syscalls.h"
+#include "tests/unit/helpers.h"
 #include "tests/unit/tap.h"
 
 static int root = -1;
 static struct shim_error err;
 
-/* The files are read with openat2, which valgrind (3.19, the CI's second
- * run of the unit tests) does not know: there, each test is skipped. */
-static bool have_openat2(void)
-{
-	struct shim_open_how how = { .flags = O_PATH | O_CLOEXEC };
-	int fd = sys_openat2(AT_FDCWD, "/", &how, sizeof(how));
-
-	if (fd >= 0)
-		close(fd);
-	return fd >= 0;
-}
-
-#define NEED_OPENAT2()                                                           \
-	do {                                                                     \
-		if (!have_openat2())                                             \
-			SKIP("openat2 is not available (under valgrind)");       \
-	} while (0)
-
+/* The files are read with openat2: where it is missing (valgrind), each
+ * test is skipped (NEED_OPENAT2). */
 static void write_at(const char *path, const char *text)
 {
-	int fd = openat(root, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-
-	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+	if (unit_write_at(root, path, text) < 0)
 		abort();
-	close(fd);
 }
 
 TEST(a_user_name_gives_its_uid_and_gid)

@@ -14,6 +14,7 @@
 #include "oci/spec.h"
 #include "shim/cgroups/resctrl.h"
 #include "shim/fsutil.h"
+#include "tests/unit/helpers.h"
 #include "tests/unit/tap.h"
 
 static struct shim_error err;
@@ -132,14 +133,9 @@ static char root_path[64];
 static int write_file(const char *rel, const char *text)
 {
 	char path[256];
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", root_path, rel);
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	fputs(text, f);
-	return fclose(f);
+	return unit_write_at(AT_FDCWD, path, text);
 }
 
 static char *read_rel(const char *rel)
@@ -169,9 +165,7 @@ static int fake_root(const char *mon_features)
 
 static void drop_root(void)
 {
-	_cleanup_close_ int fd = open("/tmp", O_PATH | O_DIRECTORY | O_CLOEXEC);
-
-	remove_tree_at(fd, root_path + strlen("/tmp/"), NULL);
+	unit_remove_tree(root_path);
 }
 
 TEST(a_clos_id_group_made_beforehand_is_joined)

@@ -16,31 +16,22 @@
 #include <unistd.h>
 
 #include "shim/filesystem/rootfs_walk.h"
+#include "tests/unit/helpers.h"
 #include "tests/unit/tap.h"
 
 static char base[64];	/* holds root/ and outside/ */
 static int root_fd = -1;
-
-static void remove_tree(const char *path)
-{
-	char cmd[PATH_MAX + 16];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
-	if (system(cmd) != 0)
-		printf("# could not remove %s\n", path);
-}
 
 /* A fresh base/root and base/outside; root_fd opened on the root. 1 when
  * openat2 is missing (valgrind knows no openat2): the test is skipped. */
 static int fresh_tree(void)
 {
 	char path[PATH_MAX];
-	int fd;
 
 	if (root_fd >= 0)
 		close(root_fd);
 	if (base[0])
-		remove_tree(base);
+		unit_remove_tree(base);
 	snprintf(base, sizeof(base), "/tmp/shim-walk-test.XXXXXX");
 	if (!mkdtemp(base))
 		return -1;
@@ -54,10 +45,7 @@ static int fresh_tree(void)
 	root_fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root_fd < 0)
 		return -1;
-	fd = rootfs_lookup(root_fd, "/", O_PATH);
-	if (fd >= 0)
-		close(fd);
-	return fd >= 0 ? 0 : errno == ENOSYS ? 1 : -1;
+	return unit_have_openat2() ? 0 : 1;
 }
 
 #define FRESH_TREE()                                                             \
@@ -365,6 +353,6 @@ int main(void)
 	if (root_fd >= 0)
 		close(root_fd);
 	if (base[0])
-		remove_tree(base);
+		unit_remove_tree(base);
 	TAP_DONE();
 }
