@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# host: yes
 # cgroup v2: linux.resources and linux.cgroupsPath, the init cloned into its
 # folder, pause/resume, update, ps, events, device rules, removal on delete,
 # and the status of a container whose init the OOM killer took.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# host: yes
 # What runc does that engines and users can tell (issue 13), one behaviour
 # a test.
 
@@ -98,6 +99,7 @@ touch: /m2/x: Read-only file system"
 }
 
 @test "update reads limit flags given after the ID" {
+	require_cgroup2
 	update_config '.process.args = ["sleep", "1000"]'
 	shim_detached run -d -b "$BUNDLE" c1
 	assert_success
@@ -185,8 +187,8 @@ written"
 }
 
 @test "run --no-pivot keeps the rootfs read-only and the masked paths masked" {
-	update_config '.process.args = ["sh", "-c", "touch /x 2>/dev/null || echo ro; cat /proc/kcore | wc -c"] |
-		.root.readonly = true | .linux.maskedPaths = ["/proc/kcore"]'
+	update_config '.process.args = ["sh", "-c", "touch /x 2>/dev/null || echo ro; cat /proc/timer_list | wc -c"] |
+		.root.readonly = true | .linux.maskedPaths = ["/proc/timer_list"]'
 	run shim run --no-pivot -b "$BUNDLE" c1
 	assert_success
 	assert_output "ro
@@ -361,6 +363,7 @@ refused"
 }
 
 @test "create into a frozen cgroup fails at once, naming it, and leaves nothing" {
+	require_cgroup2
 	local parent=/sys/fs/cgroup/frozen-$$
 	mkdir "$parent"
 	echo 1 > "$parent/cgroup.freeze"
@@ -376,6 +379,7 @@ refused"
 }
 
 @test "delete -f removes the cgroups the container made below its own" {
+	require_cgroup2
 	update_config '(.mounts[] | select(.destination == "/sys/fs/cgroup")).options -= ["ro"] |
 		.process.args = ["sh", "-c", "mkdir -p /sys/fs/cgroup/sub/deeper && echo $$ > /sys/fs/cgroup/sub/deeper/cgroup.procs && exec sleep 1000"]'
 	shim_detached run -d -b "$BUNDLE" c1
@@ -387,6 +391,7 @@ refused"
 }
 
 @test "delete removes a stopped container's cgroup with the empty folders made below it" {
+	require_cgroup2
 	update_config '(.mounts[] | select(.destination == "/sys/fs/cgroup")).options -= ["ro"] |
 		.process.args = ["mkdir", "-p", "/sys/fs/cgroup/sub/deeper"]'
 	shim_detached run -d -b "$BUNDLE" c1
@@ -402,6 +407,7 @@ refused"
 }
 
 @test "delete removes an emptied container's cgroup" {
+	require_cgroup2
 	shim_detached run -d -b "$BUNDLE" c1
 	assert_success
 	wait_for_status c1 stopped
@@ -482,6 +488,7 @@ refused"
 }
 
 @test "exec --cgroup puts the process into a cgroup below the container's" {
+	require_cgroup2
 	update_config '(.mounts[] | select(.destination == "/sys/fs/cgroup")).options -= ["ro"] |
 		.process.args = ["sh", "-c", "mkdir /sys/fs/cgroup/init /sys/fs/cgroup/side && echo $$ > /sys/fs/cgroup/init/cgroup.procs && exec sleep 1000"]'
 	shim_detached run -d -b "$BUNDLE" c1
@@ -500,6 +507,7 @@ refused"
 }
 
 @test "exec falls back to the init's cgroup when the container's has controllers on" {
+	require_cgroup2
 	update_config '(.mounts[] | select(.destination == "/sys/fs/cgroup")).options -= ["ro"] |
 		.process.args = ["sh", "-c", "mkdir /sys/fs/cgroup/init && echo $$ > /sys/fs/cgroup/init/cgroup.procs && echo +pids > /sys/fs/cgroup/cgroup.subtree_control && exec sleep 1000"]'
 	shim_detached run -d -b "$BUNDLE" c1
@@ -670,6 +678,7 @@ sleep
 }
 
 @test "linux.resources.rdma is written to rdma.max; a device the host lacks is named" {
+	require_cgroup2
 	update_config '.linux.resources.rdma = {"mlx5_1": {"hcaHandles": 3, "hcaObjects": 10000}}'
 	shim_detached create -b "$BUNDLE" c1
 	# no RDMA device in the guest: the kernel refuses the line, by name

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# host: yes
 # Bad input: a clear error naming what was wrong, a non-zero exit, and
 # nothing left behind (no state folder, no process, no mount).
 

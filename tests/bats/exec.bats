@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# host: yes
 # exec: another process in a running container, in its namespaces and
 # cgroup, with the same fd hygiene as the init, and runc's flags.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# host: yes
 # Nothing of the runtime's fds reaches the container; --preserve-fds does;
 # and the fallbacks for kernels without clone3 or close_range keep it so.
 

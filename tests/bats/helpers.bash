@@ -39,6 +39,11 @@ require_guest() {
 		skip "runs in the QEMU guest (tests/vm/run), or on a host with SHIM_TESTS_ON_HOST=1"
 }
 
+# What only cgroup v2 has (the guest's; a v1 or hybrid host skips).
+require_cgroup2() {
+	[ -e /sys/fs/cgroup/cgroup.controllers ] || skip "needs cgroup v2 at /sys/fs/cgroup"
+}
+
 # What only the patched kernel has (mount-API fds close-on-exec).
 require_patched_kernel() {
 	[ -n "${SHIM_KERNEL_RELEASE:-}" ] || skip "needs the patched kernel (tests/vm/run)"
@@ -289,4 +294,13 @@ default_teardown() {
 			"$SHIM_BIN" --root "$ROOT" delete -f "$id" >/dev/null 2>&1 || true
 		done
 	fi
+}
+
+# dead PID: the process is gone, or a zombie (killed, its parent has not
+# reaped it yet).
+dead() {
+	local line
+	read -r line < "/proc/$1/stat" 2>/dev/null || return 0
+	line=${line##*) }
+	[ "${line%% *}" = Z ]
 }

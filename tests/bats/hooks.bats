@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# host: yes
 # hooks: each kind at its point of the lifecycle, in its namespaces, with the
 # state on stdin, only fds 0-2, its env and its timeout; failures stop the
 # container (poststart: runtime-spec 1.3 and runc; poststop only warns).

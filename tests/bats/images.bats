@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# host: yes
 # images: `shim unpack LAYOUT[:NAME] BUNDLE` turns an OCI image layout into a
 # bundle: layers in order, whiteouts honoured, every path kept inside the
 # rootfs, blobs checked against their digests, the image config mapped into

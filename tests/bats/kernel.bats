@@ -1,10 +1,12 @@
 #!/usr/bin/env bats
+# host: yes
 # The guest runs our patched kernel, and its mount-API fds are cloexec.
 
 load helpers
 
 setup() {
 	require_guest
+	require_patched_kernel
 }
 
 @test "the guest runs the kernel built from kernel/" {

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# host: yes
 # create -> created -> start -> running -> stopped -> delete, and what each
 # verb prints and refuses.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# host: yes
 # Linux security modules: process.apparmorProfile (the guest kernel has
 # AppArmor, as Debian's does), process.selinuxLabel and linux.mountLabel
 # where SELinux is off (their error paths; selinux.bats has the SELinux
@@ -9,6 +10,13 @@ load helpers
 setup() {
 	require_guest
 	setup_bundle true
+}
+
+# The AppArmor tests: where the kernel runs AppArmor (the guest, Debian's
+# kernels); a host without it skips them.
+require_apparmor() {
+	[ "$(cat /sys/module/apparmor/parameters/enabled 2>/dev/null)" = Y ] ||
+		skip "AppArmor is not enabled here"
 }
 
 # A profile that allows everything but writes below /etc.
@@ -32,12 +40,14 @@ PROFILE
 }
 
 @test "features says AppArmor is enabled, SELinux is not" {
+	require_apparmor
 	run shim features
 	assert_success
 	[ "$(jq -c '[.linux.apparmor.enabled, .linux.selinux.enabled]' <<< "$output")" = '[true,false]' ]
 }
 
 @test "process.apparmorProfile confines the container: it is current, its denial holds" {
+	require_apparmor
 	load_test_profile
 	update_config '.process.apparmorProfile = "shim-test" | .root.readonly = false |
 		.process.args = ["sh", "-c", "cat /proc/self/attr/current; touch /etc/x 2>&1; touch /tmp/y && echo tmp ok"]'
@@ -51,6 +61,7 @@ tmp ok"
 }
 
 @test "exec runs under the container's profile, or the one --apparmor names" {
+	require_apparmor
 	load_test_profile
 	update_config '.process.apparmorProfile = "shim-test" | .process.args = ["sleep", "1000"]'
 	shim_detached run -d -b "$BUNDLE" c1
@@ -76,6 +87,7 @@ tmp ok"
 }
 
 @test "an AppArmor profile name longer than a write can hold is refused, not cut short" {
+	require_apparmor
 	update_config --arg p "$(printf 'p%.0s' $(seq 5000))" '.process.apparmorProfile = $p'
 	shim_detached create -b "$BUNDLE" c1
 	assert_failure

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# host: yes
 # linux.netDevices: a host interface lent to the container, renamed there
 # with its addresses and up, and given back (down, its host name, its
 # addresses) when the container is deleted or its create fails.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# host: yes
 # linux.seccomp (libseccomp) and linux.personality.
 
 load helpers

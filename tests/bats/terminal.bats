@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# host: yes
 # process.terminal: a pty in the container's devpts, its master sent to
 # --console-socket, or copied by `run` in the foreground; the same for exec.
 

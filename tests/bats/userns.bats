@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# host: yes
 # A new user namespace: the runtime writes the ID maps while the init
 # waits; the init then acts as the namespace's root.
 
