@@ -79,6 +79,29 @@ in_other_mount_ns() {
 	done
 }
 
+# Is process P this test run's: its root a folder of the run's (a container
+# of a bundle the test made), or a descendant of the run? Other work on the
+# machine (a host's own processes, another run's containers) is not.
+# Builtins only.
+of_this_run() {
+	local p=$1 run=${BATS_RUN_TMPDIR##*/} line parent i
+	local -a f
+	while read -r -a f; do
+		[ "${f[4]}" = / ] || continue
+		[[ "${f[3]}" != *"$run"* ]] || return 0
+	done < "/proc/$p/mountinfo" 2>/dev/null
+	for ((i = 0; i < 64; i++)); do
+		read -r line < "/proc/$p/stat" 2>/dev/null || return 1
+		line=${line##*) }
+		parent=${line#* }
+		parent=${parent%% *}
+		[ "$parent" != "$$" ] || return 0
+		[ "$parent" -gt 1 ] || return 1
+		p=$parent
+	done
+	return 1
+}
+
 # The command line of process P (/proc/P) in CMDLINE, each argument
 # followed by a space ("sleep 100 "), empty for a kernel thread; fails when
 # P is gone. Builtins only, as it is called for every process.
@@ -184,6 +207,7 @@ assert_nothing_left() {
 	fi
 	for p in $(in_other_mount_ns); do
 		grep -qx "$p" <<< "${OTHER_NS_BEFORE:-}" && continue
+		of_this_run "$p" || continue
 		read_cmdline "/proc/$p" || true
 		echo "process $p ($CMDLINE) is in another mount namespace"
 		return 1
