@@ -53,7 +53,9 @@ start_fd_thief() {
 # anywhere else of the test's but a container's own rootfs (a process's
 # root and cwd fds, which it may write to as it may to its own root).
 thief_found_nothing() {
-	shim exec thief touch /stop
+	# made from the host side: a `touch` exec'd in the container could be
+	# killed by the thief's exit (it is the PID namespace's init)
+	touch "$BUNDLE/rootfs/stop"
 	retry 100 0.2 grep -q "^seen" "$BUNDLE/rootfs/report"
 	cat "$BUNDLE/rootfs/report"
 	# the runtime's cwd and root, where a child that kept them would lead
