@@ -218,7 +218,10 @@ int container_start(struct container *c, bool notify, struct shim_error *err)
 		return shim_fail_errno(err, "start: remove exec.fifo");
 	log_debug("start %s: the init %d goes on to exec", c->id, (int)c->state->pid);
 	c->status = STATUS_RUNNING;
-	if (c->state->has_poststart && run_poststart(c, err) < 0)
+	/* poststart after the startContainer hooks: the init holds the
+	 * fifo open through them, until its exec */
+	if (c->state->has_poststart &&
+	    (sync_fifo_await_exec(fifo, c->pidfd, err) < 0 || run_poststart(c, err) < 0))
 		return -1;
 	if (notify_fd >= 0)
 		return notify_until_ready(notify_fd, c->pidfd, c->state->pid, err);

@@ -300,14 +300,15 @@ static int init_setup(struct init_ctx *c, struct process_plan *plan, struct shim
 	return process_drop_privileges(&c->spec->process, plan, err);
 }
 
-/* Blocks until `start` opens the fifo for reading. The O_PATH fd is
- * reopened through the init's own fd folder on the runtime's procfs, never
- * the container's /proc (the fifo is writable by all, as process.user may
- * be anyone). */
-static int wait_for_start(struct init_ctx *c, const struct process_plan *plan,
+/* Blocks until `start` opens the fifo for reading; *out is the fifo open
+ * for writing. The O_PATH fd is reopened through the init's own fd folder
+ * on the runtime's procfs, never the container's /proc (the fifo is
+ * writable by all, as process.user may be anyone). */
+static int wait_for_start(struct init_ctx *c, const struct process_plan *plan, int *out,
 			  struct shim_error *err)
 {
-	if (sync_fifo_await_reader(plan->fd_dir, c->fifo_fd, err) < 0)
+	*out = sync_fifo_open_writer(plan->fd_dir, c->fifo_fd, err);
+	if (*out < 0)
 		return shim_error_wrap(err, "waiting for start: exec.fifo");
 	return 0;
 }
@@ -330,6 +331,7 @@ int init_main(void *arg)
 	struct shim_error err = { 0 };
 	struct process_plan plan = { 0 };
 	char text[2048];
+	int fifo = -1;
 
 	c->runtime_sync_fd = safe_close(c->runtime_sync_fd);
 	/* or the folder would stay locked, "creating", until start */
@@ -337,7 +339,11 @@ int init_main(void *arg)
 	if (sync_report_setup(c->sync_fd, init_setup(c, &plan, &err), &err) < 0)
 		return 1;
 	c->sync_fd = safe_close(c->sync_fd);
-	if (wait_for_start(c, &plan, &err) == 0 && run_start_hooks(c, &plan, &err) == 0)
+	/* the fifo stays open for writing through the startContainer hooks
+	 * until the exec closes it: start waits for that before its
+	 * poststart hooks, which the spec orders after them */
+	if (wait_for_start(c, &plan, &fifo, &err) == 0 && sync_fifo_signal(fifo, &err) == 0 &&
+	    run_start_hooks(c, &plan, &err) == 0)
 		process_exec(&c->spec->process, &plan, c->preserve_fds, &err);
 	/* Past ready nobody listens on the socket: stderr is all there is. */
 	dprintf(STDERR_FILENO, "shim: container init: %s\n", shim_error_text(&err, text, sizeof(text)));

@@ -131,15 +131,25 @@ int sync_await_ready(int sync_fd, struct shim_error *err)
 	return sync_expect(sync_fd, SYNC_READY, &msg, err);
 }
 
-int sync_fifo_await_reader(int fd_dir, int fifo, struct shim_error *err)
+int sync_fifo_open_writer(int fd_dir, int fifo, struct shim_error *err)
 {
-	_cleanup_close_ int out = procfs_reopen(fd_dir, fifo, O_WRONLY, err);
+	int out = procfs_reopen(fd_dir, fifo, O_WRONLY, err);
 
-	if (out < 0)
-		return shim_error_wrap(err, "open for writing");
+	return out < 0 ? shim_error_wrap(err, "open for writing") : out;
+}
+
+int sync_fifo_signal(int out, struct shim_error *err)
+{
 	if (write(out, "0", 1) != 1)
 		return shim_fail_errno(err, "write");
 	return 0;
+}
+
+int sync_fifo_await_reader(int fd_dir, int fifo, struct shim_error *err)
+{
+	_cleanup_close_ int out = sync_fifo_open_writer(fd_dir, fifo, err);
+
+	return out < 0 ? -1 : sync_fifo_signal(out, err);
 }
 
 /* Poll fifo and the init once, waiting at most timeout_ms (-1: for ever). */
@@ -148,6 +158,17 @@ static int poll_both(struct pollfd p[2], int timeout_ms, struct shim_error *err)
 	while (poll(p, 2, timeout_ms) < 0)
 		if (errno != EINTR)
 			return shim_fail_errno(err, "start: poll");
+	return 0;
+}
+
+int sync_fifo_await_exec(int fifo, int pidfd, struct shim_error *err)
+{
+	struct pollfd p[2] = { { .fd = fifo, .events = POLLIN }, { .fd = pidfd, .events = POLLIN } };
+
+	do {
+		if (poll_both(p, -1, err) < 0)
+			return -1;
+	} while (!(p[0].revents & (POLLHUP | POLLERR)) && !(p[1].revents & POLLIN));
 	return 0;
 }
 

@@ -72,6 +72,15 @@ int sync_await_ready(int fd, struct shim_error *err);
  * /proc), which blocks until a reader comes; then one byte is written. */
 int sync_fifo_await_reader(int fd_dir, int fifo, struct shim_error *err);
 
+/* The same in two steps: the fd open for writing (blocked until a reader
+ * came), then the byte written to it. */
+int sync_fifo_open_writer(int fd_dir, int fifo, struct shim_error *err);
+int sync_fifo_signal(int out, struct shim_error *err);
+
+/* `start`'s side, its byte taken: wait until the init let go of the fifo
+ * (its exec, past its startContainer hooks) or exited. */
+int sync_fifo_await_exec(int fifo, int pidfd, struct shim_error *err);
+
 /* `start`'s side: read the init's byte from fifo (open for reading,
  * O_NONBLOCK), waiting for it or for the init's exit (pidfd). 1 when it
  * was read; 0 when the init exited without writing it; -1 with err.

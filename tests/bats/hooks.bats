@@ -48,6 +48,17 @@ poststop stopped"
 	assert_nothing_left
 }
 
+@test "poststart hooks run after the startContainer hooks end, however long those take" {
+	log_hook poststart
+	add_hook startContainer /bin/sh '["sh", "-c", "sleep 1; echo startContainer done >> /hk/log"]'
+	run shim run -b "$BUNDLE" c1
+	assert_success
+	run awk '{print $1}' "$HK/log"
+	assert_output "startContainer
+poststart"
+	assert_nothing_left
+}
+
 @test "createRuntime runs in the runtime's namespaces, createContainer in the container's" {
 	log_hook createRuntime
 	log_hook createContainer
