@@ -39,10 +39,6 @@ enum cgroup_v1_ctrl { V1_DEVICES, V1_MEMORY, V1_PIDS, V1_CPU, V1_CPUSET, V1_FREE
 		      V1_HUGETLB, V1_NET_CLS, V1_NET_PRIO, V1_RDMA, V1_CPUACCT, V1_SYSTEMD,
 		      V1_UNIFIED, V1_N };
 
-/* How /proc/self/cgroup (and CRIU) names hierarchy c: "memory",
- * "name=systemd"; "" for the unified cgroup2. */
-const char *cgroup_v1_ctrl_name(enum cgroup_v1_ctrl c);
-
 /* The container's folders: an fd in each hierarchy mounted (-1 where
  * none is), and each one's path below its hierarchy; rel is the devices
  * folder's, which names the container in messages. */

@@ -249,48 +249,15 @@ static int bind_root(const struct restore_target *t, const char *root, struct sh
 	return 0;
 }
 
-/* One of CRIU's cgroup roots: path for the hierarchies ctrl names (a
- * comma list, as /proc/PID/cgroup has them), or for all the others when
- * ctrl is NULL. */
-static void add_cgroup_root(struct bytebuf *opts, const char *ctrl, const char *path)
-{
-	struct bytebuf cg = { 0 };
-	char clean[PATH_MAX];
-
-	criu_clean_path(path, clean, sizeof(clean));
-	if (ctrl)
-		pb_string(&cg, 1, ctrl);
-	pb_string(&cg, 2, clean);
-	pb_message(opts, CRIU_OPT_CG_ROOT, &cg);
-}
-
-/* The restored tree goes below the container's folder in every
- * hierarchy: one root for all (the cgroup v2 folder, or the v1 devices
- * folder), and on a v1 host each hierarchy whose folder is elsewhere (below
- * the caller's own folder of that hierarchy) by its controller's name. */
-static void add_cgroup_roots(struct bytebuf *opts, const struct restore_target *t)
-{
-	if (t->cgroup_rel && t->cgroup_rel[0])
-		add_cgroup_root(opts, NULL, t->cgroup_rel);
-	if (!t->v1 || !cgroup_v1_is_open(t->v1))
-		return;
-	for (int c = 0; c < V1_N; c++) {
-		const char *name = cgroup_v1_ctrl_name((enum cgroup_v1_ctrl)c);
-
-		if (t->v1->fd[c] < 0 || !name[0] ||
-		    (t->cgroup_rel && strcmp(t->v1->path[c], t->cgroup_rel) == 0))
-			continue;
-		log_debug("restore %s: cgroup root %s:%s", t->id, name, t->v1->path[c]);
-		add_cgroup_root(opts, name, t->v1->path[c]);
-	}
-}
-
 /* criu swrk starts in the container's cgroup; on a v1 host it joins the
  * container's folders before it is asked anything. */
 static int restore_opts(struct bytebuf *opts, const struct restore_opts *o,
 			const struct restore_target *t, const struct criu_dirs *d,
 			const char *root, struct shim_error *err)
 {
+	struct bytebuf cg = { 0 };
+	char cg_path[PATH_MAX];
+
 	criu_common_opts(opts, &o->f, d, RESTORE_LOG, root);
 	pb_bool(opts, CRIU_OPT_RST_SIBLING, true);
 	pb_bool(opts, CRIU_OPT_EVASIVE_DEVICES, true);
@@ -300,7 +267,12 @@ static int restore_opts(struct bytebuf *opts, const struct restore_opts *o,
 		pb_string(opts, CRIU_OPT_LSM_PROFILE, o->lsm_profile);
 	if (o->lsm_mount_context)
 		pb_string(opts, CRIU_OPT_LSM_MOUNT_CONTEXT, o->lsm_mount_context);
-	add_cgroup_roots(opts, t);
+	if (t->cgroup_rel && t->cgroup_rel[0]) {
+		/* every controller's tasks go below the container's folder */
+		criu_clean_path(t->cgroup_rel, cg_path, sizeof(cg_path));
+		pb_string(&cg, 2, cg_path);
+		pb_message(opts, CRIU_OPT_CG_ROOT, &cg);
+	}
 	if (add_restore_mounts(opts, t->b, err) < 0 || add_inherited_stdio(opts, d->image, err) < 0)
 		return -1;
 	return opts->failed ? shim_fail(err, ENOMEM, "criu: encoding the options") : 0;

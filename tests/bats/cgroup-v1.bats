@@ -85,36 +85,6 @@ no-unified
 	assert_nothing_left
 }
 
-@test "cgroup v1: restore puts the tree below the container's folder of each hierarchy, not the devices one" {
-	command -v criu > /dev/null || skip "criu is not installed (tests/install-deps)"
-	# a host's kernel may be newer than its criu (vdso): CRIU runs in the guest
-	[ -z "${SHIM_TESTS_ON_HOST:-}" ] || skip "CRIU is tested in the guest"
-	local mem=$(v1_dir memory caller) images=$BATS_TEST_TMPDIR/images pid
-	setup_bundle sh -c 'exec < /dev/null > /dev/null 2>&1; exec sleep 1000'
-	mkdir "$mem"
-	# the runtime runs in a memory cgroup of its own: the container's
-	# memory folder is below it, its devices folder is not
-	in_caller() {
-		sh -c "echo \$\$ > $mem/cgroup.procs && exec '$SHIM_BIN' --root '$ROOT' \"\$@\"" - "$@" \
-			< /dev/null > "$BATS_TEST_TMPDIR/out" 2>&1 3>&- || { cat "$BATS_TEST_TMPDIR/out"; false; }
-	}
-	in_caller run -d -b "$BUNDLE" c1
-	[ "$(cat "$mem/c1/cgroup.procs")" = "$(shim state c1 | jq .pid)" ]
-	run shim checkpoint --image-path "$images" c1
-	assert_success
-	[ ! -e "$mem/c1" ]
-	in_caller restore -d --image-path "$images" -b "$BUNDLE" c1
-	pid=$(shim state c1 | jq .pid)
-	[ "$(cat "$mem/c1/cgroup.procs")" = "$pid" ]
-	grep -q "memory:${mem#/sys/fs/cgroup/memory}/c1\$" /proc/$pid/cgroup
-	[ "$(cat "$(v1_dir devices)/cgroup.procs")" = "$pid" ]
-	run shim delete -f c1
-	assert_success
-	[ ! -e "$mem/c1" ] && [ ! -e "$(v1_dir devices)" ]
-	rmdir "$mem"
-	assert_nothing_left
-}
-
 @test "cgroup v1: a device no rule allows can be made but not opened" {
 	setup_bundle sh -c 'mknod /dev/k c 1 11 && head -c 0 /dev/k && echo opened'
 	with_mknod
