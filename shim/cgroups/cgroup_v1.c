@@ -38,7 +38,8 @@ static const char *const hierarchy[V1_N] = {
 	[V1_UNIFIED] = "unified",
 };
 
-const char *cgroup_v1_ctrl_name(enum cgroup_v1_ctrl c)
+/* How /proc/self/cgroup names each ("" is the unified cgroup2's line). */
+static const char *proc_name(enum cgroup_v1_ctrl c)
 {
 	return c == V1_SYSTEMD ? "name=systemd" : c == V1_UNIFIED ? "" : hierarchy[c];
 }
@@ -67,7 +68,7 @@ static int own_cgroup(const char *table, enum cgroup_v1_ctrl c, char *out, size_
 	char want[64];
 	const char *line = table;
 
-	snprintf(want, sizeof(want), ",%s,", cgroup_v1_ctrl_name(c));
+	snprintf(want, sizeof(want), ",%s,", proc_name(c));
 	for (; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
 		const char *ctrl = strchr(line, ':'), *path = ctrl ? strchr(ctrl + 1, ':') : NULL;
 		const char *end = path ? strchr(path, '\n') : NULL;
