@@ -277,7 +277,10 @@ static void own_folder(const char *ctrl, char *out, size_t len)
 	char line[4096];
 	FILE *f = fopen("/proc/self/cgroup", "re");
 
+	char list[512], want[64];
+
 	snprintf(out, len, "/");
+	snprintf(want, sizeof(want), ",%s,", ctrl);
 	while (f && fgets(line, sizeof(line), f)) {
 		char *names = strchr(line, ':'), *path = names ? strchr(names + 1, ':') : NULL;
 
@@ -285,7 +288,9 @@ static void own_folder(const char *ctrl, char *out, size_t len)
 			continue;
 		*path++ = '\0';
 		path[strcspn(path, "\n")] = '\0';
-		if (*ctrl ? strstr(names + 1, ctrl) != NULL : names[1] == '\0')
+		/* the whole name in the comma list: "cpu" is not "cpuset" */
+		snprintf(list, sizeof(list), ",%s,", names + 1);
+		if (*ctrl ? strstr(list, want) != NULL : names[1] == '\0')
 			snprintf(out, len, "%s", path);
 	}
 	if (f)
@@ -304,16 +309,16 @@ static void write_file(const char *folder, const char *file, const char *text)
 	close(fd);
 }
 
-/* cgroup v1: the devices folder with deny-all and the default devices,
- * which the caller joins for the clone. */
-static void v1_folder(char *folder, size_t len)
+/* cgroup v1: the devices folder below own (the caller's devices folder)
+ * with deny-all and the default devices, which the caller joins for the
+ * clone. */
+static void v1_folder(const char *own, char *folder, size_t len)
 {
 	static const char *const allow[] = { "c 1:3 rwm", "c 1:5 rwm", "c 1:7 rwm", "c 1:8 rwm",
 					     "c 1:9 rwm", "c 5:0 rwm", "c 5:2 rwm", "c 136:* rwm" };
-	char self[4096], pid[32];
+	char pid[32];
 
-	own_folder("devices", self, sizeof(self));
-	snprintf(folder, len, "/sys/fs/cgroup/devices%s/floor-%d", strcmp(self, "/") ? self : "",
+	snprintf(folder, len, "/sys/fs/cgroup/devices%s/floor-%d", strcmp(own, "/") ? own : "",
 		 (int)getpid());
 	if (mkdir(folder, 0755) < 0)
 		die(folder);
@@ -343,7 +348,7 @@ int main(int argc, char **argv)
 	v1 = access("/sys/fs/cgroup/cgroup.controllers", F_OK) != 0;
 	if (v1) {
 		own_folder("devices", own, sizeof(own));
-		v1_folder(folder, sizeof(folder));
+		v1_folder(own, folder, sizeof(folder));
 		ca.flags &= ~(uint64_t)CLONE_INTO_CGROUP;
 		cg = -1;
 	} else {
